@@ -1,0 +1,1 @@
+// LMGrammar module: see README for the architecture.

@@ -1,0 +1,1 @@
+// LMKernels module: see README for the architecture.

@@ -1,0 +1,1 @@
+// LMSession module: see README for the architecture.

@@ -1,0 +1,1 @@
+// LMTokenizer module: see README for the architecture.

@@ -1,0 +1,1 @@
+// LMTransformer module: see README for the architecture.

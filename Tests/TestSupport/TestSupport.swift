@@ -1,0 +1,1 @@
+// Shared helpers for tests: locating ../shared/refs and the fetched models.
