@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Read-only bytes of a GGUF file: either a private read-only memory mapping of the file (never
+/// copied; pages load on first touch) or an owned copy of an in-memory buffer (for tests).
+///
+/// `@unchecked Sendable`: the bytes are never written after `init`, so sharing them is safe.
+public final class MappedBytes: @unchecked Sendable {
+    /// First byte of the file; valid for `count` bytes while this object lives.
+    public let base: UnsafeRawPointer
+    /// Size in bytes.
+    public let count: Int
+    private let isMapped: Bool
+
+    /// Maps `path` read-only.
+    /// - Throws: ``GGUFError/cannotOpen(path:reason:)`` when the file cannot be opened, stat'ed or mapped.
+    public init(mapping path: String) throws(GGUFError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, reason: "not a regular file") }
+        let size = Int(st.st_size)
+        guard size > 0 else { throw .truncated(what: "header", offset: 0, needed: 4) }
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        base = UnsafeRawPointer(p)
+        count = size
+        isMapped = true
+    }
+
+    /// Copies `bytes` into a buffer aligned to 64 bytes.
+    public init(copying bytes: [UInt8]) {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
+        bytes.withUnsafeBytes { if let src = $0.baseAddress { p.copyMemory(from: src, byteCount: bytes.count) } }
+        base = UnsafeRawPointer(p)
+        count = bytes.count
+        isMapped = false
+    }
+
+    deinit {
+        if isMapped {
+            munmap(UnsafeMutableRawPointer(mutating: base), count)
+        } else {
+            UnsafeMutableRawPointer(mutating: base).deallocate()
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// LMKernels module: see README for the architecture.
