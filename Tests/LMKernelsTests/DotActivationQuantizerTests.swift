@@ -2,27 +2,30 @@ import Foundation
 import LMKernels
 import Testing
 
-/// ggml's reference activation quantizers, written out one value at a time.
+/// The formats' reference quantizers (ggml's byte layouts), decoded per block.
 enum QuantizerReference {
-    /// `quantize_row_q8_0_ref` / `_q8_1_ref` for one block of 32: (quants, d as f16, s as f16).
-    static func q8Block(_ x: ArraySlice<Float>) -> (q: [Int8], d: Float, s: Float) {
-        let amax = x.reduce(Float(0)) { max($0, abs($1)) }
-        let d = amax / 127
-        let id: Float = d != 0 ? 1 / d : 0
-        let q = x.map { Int8(($0 * id).rounded(.toNearestOrAwayFromZero)) }
-        let sum = q.reduce(0) { $0 + Int($1) }
-        return (q, Float(Float16(d)), Float(Float16(Float(sum) * d)))
+    /// `quantizeRowQ8_0` / `quantizeRowQ8_1` on one block of 32: (quants, d, s).
+    static func q8Block(_ x: ArraySlice<Float>, withSum: Bool) -> (q: [Int8], d: Float, s: Float) {
+        let input = Array(x)
+        var block = [UInt8](repeating: 0, count: 36)
+        block.withUnsafeMutableBytes { out in
+            if withSum { quantizeRowQ8_1(input, into: out.baseAddress!, count: 32) }
+            else { quantizeRowQ8_0(input, into: out.baseAddress!, count: 32) }
+        }
+        let qs = withSum ? 4 : 2
+        return ((0..<32).map { Int8(bitPattern: block[qs + $0]) },
+                halfToFloat(UInt16(block[0]) | UInt16(block[1]) << 8),
+                withSum ? halfToFloat(UInt16(block[2]) | UInt16(block[3]) << 8) : 0)
     }
 
-    /// `quantize_row_q8_K_ref` for one block of 256: (quants, d, bsums).
+    /// `quantizeRowQ8_K` on one block of 256: (quants, d, bsums).
     static func q8KBlock(_ x: ArraySlice<Float>) -> (q: [Int8], d: Float, bsums: [Int16]) {
-        var amax: Float = 0, maxValue: Float = 0
-        for v in x where abs(v) > amax { amax = abs(v); maxValue = v }
-        if amax == 0 { return ([Int8](repeating: 0, count: 256), 0, [Int16](repeating: 0, count: 16)) }
-        let iscale = -127 / maxValue
-        let q = x.map { Int8(min(127, Int(($0 * iscale).rounded(.toNearestOrEven)))) }
-        let bsums = (0..<16).map { j in Int16(q[(16 * j)..<(16 * j + 16)].reduce(0) { $0 + Int($1) }) }
-        return (q, 1 / iscale, bsums)
+        let input = Array(x)
+        var block = [UInt8](repeating: 0, count: 292)
+        block.withUnsafeMutableBytes { out in quantizeRowQ8_K(input, into: out.baseAddress!, count: 256) }
+        let d = Float(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(block[$1]) << (8 * UInt32($1)) })
+        return ((0..<256).map { Int8(bitPattern: block[4 + $0]) }, d,
+                (0..<16).map { Int16(bitPattern: UInt16(block[260 + 2 * $0]) | UInt16(block[261 + 2 * $0]) << 8) })
     }
 }
 
@@ -60,7 +63,7 @@ private func quantizerCases() -> [QuantizerCase] {
             for t in 0..<2 {
                 for b in 0..<8 {
                     let start = t * 256 + 32 * b
-                    let ref = QuantizerReference.q8Block(c.values[start..<(start + 32)])
+                    let ref = QuantizerReference.q8Block(c.values[start..<(start + 32)], withSum: format == .q8_1)
                     #expect(x.scale(token: t, block: b) == ref.d, "\(format) token \(t) block \(b) d")
                     #expect((0..<32).map { x.quant(token: t, 32 * b + $0) } == ref.q, "\(format) token \(t) block \(b)")
                     if format == .q8_1 { #expect(x.blockSum(token: t, block: b) == ref.s, "token \(t) block \(b) s") }

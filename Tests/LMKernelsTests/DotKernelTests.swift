@@ -8,17 +8,21 @@ struct RandomMatrix {
     let rows: Int
     let cols: Int
     let bytes: [UInt8]
-    /// `[rows][cols]` reference values.
+    /// `[rows][cols]` reference values (`WeightMatrix.dequantizeRow`).
     let values: [[Double]]
 
     init(_ type: GGMLType, rows: Int, cols: Int, seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         var bytes: [UInt8] = []
         var values: [[Double]] = []
-        for _ in 0..<rows {
-            let row = DotReference.randomRow(type, cols: cols, rng: &rng)
-            values.append(DotReference.dequantize(type, row, cols: cols))
-            bytes += row
+        for _ in 0..<rows { bytes += DotReference.randomRow(type, cols: cols, rng: &rng) }
+        var decoded = [Float](repeating: 0, count: cols)
+        bytes.withUnsafeBytes { raw in
+            let w = WeightMatrix(type: type, data: raw.baseAddress!, rows: rows, cols: cols)
+            for r in 0..<rows {
+                w.dequantizeRow(r, into: &decoded)   // the formats' reference dequantization
+                values.append(decoded.map(Double.init))
+            }
         }
         self.type = type
         self.rows = rows

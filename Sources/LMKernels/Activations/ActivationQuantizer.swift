@@ -142,28 +142,6 @@ private func narrow(_ v: SIMD16<Int32>) -> SIMD16<Int8> {
     return r
 }
 
-/// `x` rounded to the nearest binary16 value (ties to even; overflow to infinity), as Float.
+/// `x` rounded to the nearest binary16 value (ties to even), as Float: the value ggml stores.
 @inline(__always)
-func roundedToF16(_ x: Float) -> Float { f16(f16Bits(x)) }
-
-/// Float to IEEE binary16 bits, round to nearest even (F. Giesen's branch-light method).
-@inline(__always)
-func f16Bits(_ x: Float) -> UInt16 {
-    let bits = x.bitPattern
-    let sign = UInt16(truncatingIfNeeded: (bits >> 16) & 0x8000)
-    var u = bits & 0x7fff_ffff
-    if u >= 0x4780_0000 {
-        // >= 65536 (or inf/NaN): infinity, or a quiet NaN.
-        return sign | (u > 0x7f80_0000 ? 0x7e00 : 0x7c00)
-    }
-    if u < 0x3880_0000 {
-        // Below the smallest normal half: let the FPU round into the subnormal grid.
-        let magic = Float(bitPattern: 0x3f00_0000)
-        let f = Float(bitPattern: u) + magic
-        return sign | UInt16(truncatingIfNeeded: f.bitPattern &- magic.bitPattern)
-    }
-    let mantissaOdd = (u >> 13) & 1
-    u = u &+ 0xc800_0fff   // re-bias exponent (15 - 127) << 23, plus rounding bias
-    u = u &+ mantissaOdd
-    return sign | UInt16(truncatingIfNeeded: u >> 13)
-}
+func roundedToF16(_ x: Float) -> Float { halfToFloat(floatToHalf(x)) }

@@ -62,7 +62,8 @@ func horizontalSum(_ v: SIMD8<Int32>) -> Int32 {
 }
 
 /// IEEE binary16 bits to Float with integer operations only (no F16C, no libcall). Exact for all
-/// finite values and subnormals; infinities and NaNs map to infinities and NaNs.
+/// finite values and subnormals; infinities and NaNs map to infinities and NaNs. Unlike the
+/// reference `halfToFloat` it has a single select, so 8-lane loops of it vectorise.
 @inline(__always)
 func f16(_ h: UInt16) -> Float {
     let sign = UInt32(h & 0x8000) << 16
