@@ -35,6 +35,7 @@ let package = Package(
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
+        .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

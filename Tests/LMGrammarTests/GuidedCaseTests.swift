@@ -1,0 +1,24 @@
+import LMGrammar
+import Testing
+
+@Suite("The SmolLM2 cases of refs/guided")
+struct GuidedCaseTests {
+    @Test("every driver token is allowed by the mask and accepted, and only then may generation end",
+          arguments: ["a_flat_recipe/spaced", "a_flat_recipe/compact", "b_nested_enum_optional/spaced",
+                      "b_nested_enum_optional/compact", "c_regex_pattern/spaced", "c_regex_pattern/compact"])
+    func driverTokensFollowTheGrammar(id: String) throws {
+        let index = try SmolLM2Vocabulary.index()
+        let guided = try #require(try GuidedCase.all.get().first { $0.id == id })
+        let matcher = GrammarMatcher(grammar: try CompiledGrammar(guided.schema), index: index)
+        var mask = [UInt64](repeating: 0, count: index.wordCount)
+        for (step, token) in (guided.tokens + [2]).enumerated() {
+            mask.withUnsafeMutableBufferPointer { matcher.computeMask(into: $0) }
+            let allowed = mask[token >> 6] >> UInt64(token & 63) & 1 == 1
+            #expect(allowed, "step \(step): token \(token) not in the mask")
+            // End of generation is allowed only at the very end.
+            #expect((mask[0] & 0b100 != 0) == (step == guided.tokens.count), "step \(step): EOS bit")
+            #expect(matcher.accept(token: token), "step \(step): token \(token) rejected")
+        }
+        #expect(matcher.isTerminated)
+    }
+}
