@@ -35,12 +35,9 @@ final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
         }
     }
 
-    func prewarm(transcript: Transcript, promptPrefix: Prompt?) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            queue.async {
-                try? self.prefill(transcript: transcript, promptPrefix: promptPrefix)
-                done.resume()
-            }
+    func prewarm(transcript: Transcript, promptPrefix: Prompt?) {
+        queue.async {
+            try? self.prefill(transcript: transcript, promptPrefix: promptPrefix)
         }
     }
 

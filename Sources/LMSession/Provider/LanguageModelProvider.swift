@@ -37,9 +37,10 @@ extension LanguageModelProvider {
 
 /// One session's connection to a provider. A session never runs two requests on it at once.
 public protocol LanguageModelConversation: AnyObject, Sendable {
-    /// Loads the model and processes `request`'s transcript (and `promptPrefix`, the start of the next
-    /// prompt) ahead of time so the next request starts faster. Best effort: never fails visibly.
-    func prewarm(transcript: Transcript, promptPrefix: Prompt?) async
+    /// Starts loading the model and processing `transcript` (and `promptPrefix`, the start of the next
+    /// prompt) in the background so the next request starts faster, and returns at once. Work started
+    /// here must come before any later `generate` of this conversation. Best effort: never fails visibly.
+    func prewarm(transcript: Transcript, promptPrefix: Prompt?)
 
     /// Generates the next step for `request`: text, a structured value or tool calls, then usage.
     ///
@@ -50,7 +51,7 @@ public protocol LanguageModelConversation: AnyObject, Sendable {
 }
 
 extension LanguageModelConversation {
-    public func prewarm(transcript: Transcript, promptPrefix: Prompt?) async {}
+    public func prewarm(transcript: Transcript, promptPrefix: Prompt?) {}
 }
 
 /// What a conversation generates from: everything one model call needs.

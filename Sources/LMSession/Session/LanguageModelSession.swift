@@ -80,10 +80,7 @@ public final class LanguageModelSession: Sendable {
     public final func prewarm(promptPrefix: Prompt? = nil) {
         let snapshot = state.withLock { $0.isResponding ? nil : $0.transcript }
         guard let snapshot else { return }
-        let conversation = self.conversation
-        Task.detached(priority: .utility) {
-            await conversation.prewarm(transcript: snapshot, promptPrefix: promptPrefix)
-        }
+        conversation.prewarm(transcript: snapshot, promptPrefix: promptPrefix)
     }
 }
 
