@@ -88,13 +88,24 @@ final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
         var detokenizer = StreamingDetokenizer(tokenizer: loaded.model.tokenizer)
         let endOfGeneration = loaded.model.tokenizer.eogIDs
         let limit = request.options.maximumResponseTokens.map { max(0, $0) }
+        var guide = try request.schema.map { schema throws(LanguageModelSession.GenerationError) in
+            try GuidedDecoder(schema: schema, index: loaded.tokenIndex.index(for: loaded.model.tokenizer))
+        }
         var logits = firstLogits
         var generated = 0
         defer { emit(.usage(LanguageModelUsage(inputTokens: prompt.count, cachedInputTokens: cached, outputTokens: generated))) }
 
         while limit.map({ generated < $0 }) ?? true {
             if stop.isSet { return }
-            let token = sampler.sample(logits, recentTokens: context.tokens.suffix(parameters.repetitionWindow))
+            let recent = context.tokens.suffix(parameters.repetitionWindow)
+            let token: Int
+            if guide != nil {
+                // The grammar allows end-of-generation only once the value is complete.
+                guard let next = guide?.sample(&sampler, logits: logits, recent: recent) else { break }
+                token = next
+            } else {
+                token = sampler.sample(logits, recentTokens: recent)
+            }
             if endOfGeneration.contains(token) { break }
             generated += 1
             let piece = detokenizer.append(token)

@@ -141,6 +141,8 @@ struct LoadedModel: Sendable {
     let contextSize: Int
     /// Bytes of the GGUF file (memory-mapped weights).
     let fileSize: UInt64
+    /// The vocabulary prepared for token masks, built on the first guided request.
+    let tokenIndex = TokenIndexCache()
 
     /// Bytes for the weights (the file) and one full KV cache (keys and values as 32-bit floats).
     var requiredMemory: UInt64 {

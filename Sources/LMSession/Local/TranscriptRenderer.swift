@@ -91,13 +91,13 @@ struct TranscriptRenderer: Sendable {
     }
 
     static func schemaSection(_ schema: GenerationSchema) -> String {
-        "Respond with JSON that follows this schema:\n" + String(decoding: schema.canonicalJSON, as: UTF8.self)
+        "Respond with JSON that follows this schema:\n" + schema.jsonSchemaText()
     }
 
     static func toolsSection(_ definitions: [Transcript.ToolDefinition]) -> String {
         let lines = definitions.map { definition in
             "{\"name\": \(jsonString(definition.name)), \"description\": \(jsonString(definition.description)), \"parameters\": "
-                + String(decoding: definition.storedParameters.canonicalJSON, as: UTF8.self) + "}"
+                + definition.storedParameters.jsonSchemaText() + "}"
         }
         return "You can call these tools. To call tools, answer with only a JSON array of calls, "
             + "[{\"name\": tool name, \"arguments\": arguments object}]:\n" + lines.joined(separator: "\n")

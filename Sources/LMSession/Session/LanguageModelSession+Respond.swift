@@ -3,7 +3,9 @@
 
 extension LanguageModelSession {
     /// The stream of one request; the request starts when the stream is iterated or collected.
-    func makeStream<Content: Generable>(prompt: Prompt, responseFormat: Transcript.ResponseFormat?, includeSchemaInPrompt: Bool,
+    /// `responseFormat` nil asks for text; otherwise the provider constrains decoding to its schema and the
+    /// response decodes as `Content` (the structured overloads in `Generable/` are one-line calls of this).
+    package func makeStream<Content: Generable>(prompt: Prompt, responseFormat: Transcript.ResponseFormat?, includeSchemaInPrompt: Bool,
                                         options: GenerationOptions, generating: Content.Type = Content.self) -> ResponseStream<Content> {
         let plan = RequestPlan(prompt: prompt, options: options, responseFormat: responseFormat, includeSchemaInPrompt: includeSchemaInPrompt)
         return ResponseStream(run: ResponseRun(session: self, plan: plan))
