@@ -70,4 +70,18 @@ import Testing
         let instructionTokens = try await RealModel.model.tokenCount(for: Instructions(instructions))
         #expect(response.usage.input.cachedTokenCount >= instructionTokens)
     }
+
+    @Test func concurrentSessionsOnOneModelGiveTheSameGreedyAnswers() async throws {
+        let prompt = "Name a fruit."
+        let alone = try await LanguageModelSession(model: RealModel.model).respond(to: prompt, options: RealModel.greedy(12)).content
+        let together = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    try await LanguageModelSession(model: RealModel.model).respond(to: prompt, options: RealModel.greedy(12)).content
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(together == [alone, alone, alone])
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A function the model may call while it responds (Apple's `Tool`).
 ///
 /// The session shows the model each tool's ``name``, ``description`` and ``parameters`` (in the instructions
@@ -32,8 +34,34 @@ extension Tool where Arguments: Generable {
     public var parameters: GenerationSchema { Arguments.generationSchema }
 }
 
-// Apple's poison pills: a primitive `Arguments` type has no object schema the model could fill in.
+// Apple's poison pills: a primitive `Arguments` type has no object schema the model could fill in, so using
+// one without writing `parameters` is a compile error with Apple's message.
 extension Tool where Arguments == String {
     @available(*, unavailable, message: "'Tool' that uses 'String' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { Arguments.generationSchema }
+}
+
+extension Tool where Arguments == Int {
+    @available(*, unavailable, message: "'Tool' that uses 'Int' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { Arguments.generationSchema }
+}
+
+extension Tool where Arguments == Double {
+    @available(*, unavailable, message: "'Tool' that uses 'Double' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { Arguments.generationSchema }
+}
+
+extension Tool where Arguments == Float {
+    @available(*, unavailable, message: "'Tool' that uses 'Float' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { Arguments.generationSchema }
+}
+
+extension Tool where Arguments == Decimal {
+    @available(*, unavailable, message: "'Tool' that uses 'Decimal' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { Arguments.generationSchema }
+}
+
+extension Tool where Arguments == Bool {
+    @available(*, unavailable, message: "'Tool' that uses 'Bool' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
     public var parameters: GenerationSchema { Arguments.generationSchema }
 }
