@@ -47,10 +47,12 @@ import Testing
         #expect(entry.segments.map(\.description) == [snapshots.last ?? ""])
     }
 
-    @Test func greedyOutputIsTheSameWithAndWithoutCacheReuse() async throws {
+    @Test func greedyOutputIsTheSameWithAndWithoutCacheReuseAndAfterAJSONRoundTrip() async throws {
         let kept = LanguageModelSession(model: RealModel.model, instructions: "Answer in one short sentence.")
         try await kept.respond(to: "What is the capital of France?", options: RealModel.greedy(16))
-        let fresh = LanguageModelSession(model: RealModel.model, transcript: kept.transcript)
+        // The fresh session starts from the transcript after a JSON round trip: same rendered prompt, no cache.
+        let decoded = try JSONDecoder().decode(Transcript.self, from: JSONEncoder().encode(kept.transcript))
+        let fresh = LanguageModelSession(model: RealModel.model, transcript: decoded)
 
         let reused = try await kept.respond(to: "And of Italy?", options: RealModel.greedy(24))
         let recomputed = try await fresh.respond(to: "And of Italy?", options: RealModel.greedy(24))
