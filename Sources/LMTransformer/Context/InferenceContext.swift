@@ -29,7 +29,7 @@ public final class InferenceContext: @unchecked Sendable {
         self.contextSize = min(contextSize, c.contextLength)
         let nThreads = threads ?? InferenceContext.defaultThreadCount
         cache = KVCache(nLayer: c.nLayer, contextSize: self.contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
-        compute = ComputeResources(threads: nThreads, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim))
+        compute = ComputeResources(threads: nThreads, maxBatch: Self.maxBatch, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim))
         scratch = ForwardScratch(config: c, maxBatch: Self.maxBatch, contextSize: self.contextSize, threads: compute.threads, logitRows: Self.maxBatch)
         tokens.reserveCapacity(self.contextSize)
     }
