@@ -57,11 +57,16 @@ import Testing
     @Test func aStreamThatFailsThrowsFromTheLoopAndRollsBack() async throws {
         let (model, _) = SystemLanguageModel.scripted([.fail(["half"], .decodingFailure(.init(debugDescription: "cut")))])
         let session = LanguageModelSession(model: model)
+        let stream = session.streamResponse(to: "x")
         var seen: [String] = []
         await #expect(throws: LanguageModelSession.GenerationError.self) {
-            for try await snapshot in session.streamResponse(to: "x") { seen.append(snapshot.content) }
+            for try await snapshot in stream { seen.append(snapshot.content) }
         }
         #expect(seen == ["half"])
         #expect(session.transcript.isEmpty)
+        // The request ran once: iterating again ends at once, collecting reports the same failure.
+        var again = stream.makeAsyncIterator()
+        #expect(try await again.next() == nil)
+        await #expect(throws: LanguageModelSession.GenerationError.self) { try await stream.collect() }
     }
 }

@@ -56,11 +56,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     func nextSnapshot() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
         try enter()
         defer { leave() }
-        switch phase {
-        case .finished(.failure(let error)): throw error
-        case .finished(.success): return nil
-        case .notStarted, .running: break
-        }
+        // After the end (or an error, which the iteration already threw) a sequence only returns nil;
+        // `finalResponse()` still reports the outcome.
+        if case .finished = phase { return nil }
         do {
             return try await advance()
         } catch {
