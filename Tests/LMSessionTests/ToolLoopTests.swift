@@ -1,17 +1,9 @@
 import Foundation
 import LMSession
+import Synchronization
 import Testing
 
-/// Returns the contacts it is asked for; counts its calls.
-struct FindContacts: Tool {
-    let description = "Finds the user's contacts."
-    var parameters: GenerationSchema { GenerationSchema(type: GeneratedContent.self, description: "How many contacts", anyOf: ["1", "2", "3"]) }
-
-    func call(arguments: GeneratedContent) async throws -> String {
-        "Ada, Bob, Cy for \(arguments.jsonString)"
-    }
-}
-
+/// A weather tool that always throws.
 struct BrokenTool: Tool {
     struct Offline: Error {}
     let name = "getWeather"
@@ -22,6 +14,45 @@ struct BrokenTool: Tool {
     func call(arguments: GeneratedContent) async throws -> String { throw Offline() }
 }
 
+/// Waits until `expected` calls are running at once (or `patience` has passed) and reports how many it saw.
+struct RendezvousTool: Tool {
+    let name = "rendezvous"
+    let description = "Meets the other calls."
+    let expected: Int
+    let patience: Duration
+    let running = Counter()
+    var parameters: GenerationSchema { GenerationSchema(type: GeneratedContent.self, properties: []) }
+
+    func call(arguments: GeneratedContent) async throws -> String {
+        running.increment()
+        let deadline = ContinuousClock.now + patience
+        while running.value < expected && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return "met \(running.value)"
+    }
+}
+
+/// Sleeps for an hour unless cancelled; counts the cancellations it saw.
+struct SlowTool: Tool {
+    let name = "slow"
+    let description = "Takes its time."
+    let cancelled = Counter()
+    let started = Counter()
+    var parameters: GenerationSchema { GenerationSchema(type: GeneratedContent.self, properties: []) }
+
+    func call(arguments: GeneratedContent) async throws -> String {
+        started.increment()
+        do {
+            try await Task.sleep(for: .seconds(3600))
+        } catch {
+            cancelled.increment()
+            throw error
+        }
+        return "done"
+    }
+}
+
 @Suite struct ToolLoopTests {
     static func call(_ id: String, _ name: String, _ json: String) throws -> Transcript.ToolCall {
         Transcript.ToolCall(id: id, toolName: name, arguments: try GeneratedContent(json: json))
@@ -30,29 +61,56 @@ struct BrokenTool: Tool {
     @Test func toolCallsRunAndTheirOutputsGoBackToTheModelWithTheCallIDs() async throws {
         let calls = [try Self.call("c1", "FindContacts", #"{"count":3}"#), try Self.call("c2", "FindContacts", #"{"count":1}"#)]
         let (model, provider) = SystemLanguageModel.scripted([.toolCalls(calls), .text(["Dear Ada, Bob and Cy"])])
-        let session = LanguageModelSession(model: model, tools: [FindContacts()], instructions: "Use tools.")
+        let contacts = FindContacts()
+        let session = LanguageModelSession(model: model, tools: [contacts], instructions: "Use tools.")
         let response = try await session.respond(to: "Invite three contacts.")
 
         #expect(response.content == "Dear Ada, Bob and Cy")
         #expect(response.transcriptEntries.count == 5)
-        let kinds = session.transcript.map { entry -> String in
+        let entries = session.transcript.map { entry -> String in
             switch entry {
-            case .instructions: "instructions"
-            case .prompt: "prompt"
-            case .toolCalls: "toolCalls"
-            case .toolOutput(let output): "toolOutput \(output.id): \(output.segments.map(\.description).joined())"
-            case .response: "response"
+            case .toolOutput(let output): "toolOutput \(output.id) \(output.toolName): \(output.segments.map(\.description).joined(separator: ","))"
+            case .toolCalls(let calls): "toolCalls " + calls.map { "\($0.id) \($0.description)" }.joined(separator: "; ")
+            default: entry.kindLabel
             }
         }
-        #expect(kinds == ["instructions", "prompt", "toolCalls",
-                          #"toolOutput c1: Ada, Bob, Cy for {"count":3}"#, #"toolOutput c2: Ada, Bob, Cy for {"count":1}"#, "response"])
+        #expect(entries == ["instructions", "prompt", #"toolCalls c1 FindContacts({"count":3}); c2 FindContacts({"count":1})"#,
+                            "toolOutput c1 FindContacts: Ada,Bob,Cy", "toolOutput c2 FindContacts: Ada", "response"])
+        #expect(Set(contacts.counts.values) == [3, 1])
         #expect(provider.requests.count == 2)
         #expect(provider.requests[1].transcript.count == 5, "the second step sees the calls and outputs")
         #expect(provider.requests[0].toolDefinitions.map(\.name) == ["FindContacts"])
     }
 
+    @Test func callsOfOneRoundRunConcurrently() async throws {
+        let calls = try (1...3).map { try Self.call("r\($0)", "rendezvous", "{}") }
+        let (model, _) = SystemLanguageModel.scripted([.toolCalls(calls), .text(["ok"])])
+        let tool = RendezvousTool(expected: 3, patience: .seconds(10))
+        let session = LanguageModelSession(model: model, tools: [tool])
+        try await session.respond(to: "Meet.")
+
+        let outputs = session.transcript.compactMap { entry -> String? in
+            if case .toolOutput(let output) = entry { "\(output.id): \(output.segments.map(\.description).joined())" } else { nil }
+        }
+        // Run one after another, the first call would wait out its patience and see only itself.
+        #expect(outputs == ["r1: met 3", "r2: met 3", "r3: met 3"])
+    }
+
+    @Test func severalRoundsAppendCallsAndOutputsInOrderUntilTheResponse() async throws {
+        let (model, provider) = SystemLanguageModel.scripted([
+            .toolCalls([try Self.call("a", "FindContacts", #"{"count":2}"#)]),
+            .toolCalls([try Self.call("b", "FindContacts", #"{"count":1}"#)]),
+            .text(["Done."]),
+        ])
+        let session = LanguageModelSession(model: model, tools: [FindContacts()])
+        try await session.respond(to: "Go.")
+
+        #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "toolCalls", "toolOutput", "toolCalls", "toolOutput", "response"])
+        #expect(provider.requests.map(\.transcript.count) == [2, 4, 6])
+    }
+
     @Test func aThrowingToolEndsTheRequestWithToolCallErrorAndRollsBack() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("w", "getWeather", #"{"city":"Moscow"}"#)])])
+        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("w", "getWeather", #"{"city":"Moscow"}"#)]), .text(["Later."])])
         let session = LanguageModelSession(model: model, tools: [BrokenTool()])
         #expect(session.transcript.isEmpty, "a tool that keeps its schema out of the instructions adds no instructions entry")
         do {
@@ -64,6 +122,17 @@ struct BrokenTool: Tool {
         }
         #expect(session.transcript.isEmpty)
         #expect(!session.isResponding)
+        // The session stays usable.
+        let next = try await session.respond(to: "Never mind.")
+        #expect(next.content == "Later.")
+        #expect(session.transcript.map(\.kindLabel) == ["prompt", "response"])
+    }
+
+    @Test func argumentsThatDoNotDecodeEndTheRequestWithToolCallError() async throws {
+        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("x", "FindContacts", #"{"number":3}"#)])])
+        let session = LanguageModelSession(model: model, tools: [FindContacts()])
+        await #expect(throws: LanguageModelSession.ToolCallError.self) { try await session.respond(to: "Go.") }
+        #expect(session.transcript.count == 1)
     }
 
     @Test func anUnknownToolNameIsReportedToTheModel() async throws {
@@ -72,6 +141,63 @@ struct BrokenTool: Tool {
         try await session.respond(to: "Beam me up.")
         guard case .toolOutput(let output) = provider.requests[1].transcript.last else { Issue.record("no output"); return }
         #expect(output.segments.map(\.description) == [#"There is no tool named "teleport". Available tools: FindContacts."#])
+        #expect(output.id == "x")
+    }
+
+    @Test(arguments: [0, 1, 3])
+    func aModelThatKeepsCallingToolsStopsAtTheRoundLimit(limit: Int) async throws {
+        let steps = try (0...limit).map { ScriptedProvider.Step.toolCalls([try Self.call("c\($0)", "FindContacts", #"{"count":1}"#)]) }
+        let (model, provider) = SystemLanguageModel.scripted(steps + [.text(["Never reached."])])
+        let contacts = FindContacts()
+        let session = LanguageModelSession(model: model, tools: [contacts])
+        #expect(session.maximumToolCallRounds == LanguageModelSession.defaultMaximumToolCallRounds)
+        session.maximumToolCallRounds = limit
+        do {
+            try await session.respond(to: "Loop.")
+            Issue.record("no error")
+        } catch let error as LanguageModelSession.ToolCallRoundLimitError {
+            #expect(error.limit == limit)
+            #expect(error.toolCalls.map(\.id) == ["c\(limit)"])
+        }
+        #expect(contacts.counts.values.count == limit, "the refused round's calls do not run")
+        #expect(provider.requests.count == limit + 1)
+        #expect(session.transcript.count == 1, "rolled back to the instructions")
+        #expect(!session.isResponding)
+    }
+
+    @Test func theDefaultRoundLimitIsEight() async throws {
+        let steps = try (0..<9).map { ScriptedProvider.Step.toolCalls([try Self.call("c\($0)", "FindContacts", #"{"count":1}"#)]) }
+        let (model, provider) = SystemLanguageModel.scripted(steps)
+        let session = LanguageModelSession(model: model, tools: [FindContacts()])
+        await #expect(throws: LanguageModelSession.ToolCallRoundLimitError.self) { try await session.respond(to: "Loop.") }
+        #expect(provider.requests.count == 9)
+    }
+
+    @Test func requiredToolCallingAppliesToTheFirstRoundOnly() async throws {
+        let (model, provider) = SystemLanguageModel.scripted([.toolCalls([try Self.call("a", "FindContacts", #"{"count":2}"#)]), .text(["Hi Ada, Bob."])])
+        let session = LanguageModelSession(model: model, tools: [FindContacts()])
+        try await session.respond(to: "Invite two.", options: GenerationOptions(toolCallingMode: .required))
+
+        #expect(provider.requests.map(\.options.toolCallingMode) == [.required, .allowed])
+        guard case .prompt(let prompt) = session.transcript[1] else { Issue.record("no prompt"); return }
+        #expect(prompt.options.toolCallingMode == .required, "the transcript keeps the mode asked for")
+    }
+
+    @Test func cancellingDuringAToolRoundCancelsTheToolsAndRollsBack() async throws {
+        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("s1", "slow", "{}"), try Self.call("s2", "slow", "{}")]), .text(["After."])])
+        let slow = SlowTool()
+        let session = LanguageModelSession(model: model, tools: [slow], instructions: "Be patient.")
+        let task = Task { try await session.respond(to: "Wait.") }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while slow.started.value < 2 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+
+        #expect(slow.cancelled.value == 2)
+        #expect(session.transcript.count == 1)
+        #expect(!session.isResponding)
+        let next = try await session.respond(to: "Again.")
+        #expect(next.content == "After.")
     }
 
     @Test func instructionsListOnlyToolsThatIncludeTheirSchema() {
@@ -80,5 +206,12 @@ struct BrokenTool: Tool {
         guard case .instructions(let instructions) = session.transcript.first else { Issue.record("no instructions"); return }
         #expect(instructions.toolDefinitions.map(\.name) == ["FindContacts"])
         #expect(instructions.toolDefinitions.first?.description == "Finds the user's contacts.")
+    }
+
+    @Test func everyToolIsOfferedToTheModelEvenWhenItsSchemaIsNotInTheInstructions() async throws {
+        let (model, provider) = SystemLanguageModel.scripted([.text(["Fine."])])
+        let session = LanguageModelSession(model: model, tools: [FindContacts(), BrokenTool()])
+        try await session.respond(to: "Hello.")
+        #expect(provider.requests.first?.toolDefinitions.map(\.name) == ["FindContacts", "getWeather"])
     }
 }

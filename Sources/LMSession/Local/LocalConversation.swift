@@ -82,6 +82,11 @@ final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
         }
         let context = try inferenceContext(loaded)
         guard let (firstLogits, cached) = try load(prompt, into: context, stop: stop) else { return }
+        if !request.toolDefinitions.isEmpty {
+            // The model may call tools: see ToolCallGeneration.swift.
+            return try runWithTools(request, loaded: loaded, context: context, logits: firstLogits,
+                                    promptCount: prompt.count, cached: cached, stop: stop, emit: emit)
+        }
 
         let (parameters, seed) = request.options.samplingParameters()
         var sampler = Sampler(parameters, seed: seed)

@@ -82,9 +82,9 @@ struct TranscriptRenderer: Sendable {
             }
             return ChatMessage(role: .user, content: text)
         case .toolCalls(let calls):
-            return ChatMessage(role: .assistant, content: "[" + calls.map(Self.callJSON).joined(separator: ", ") + "]")
+            return ChatMessage(role: .assistant, content: ToolCallEnvelope.render(calls))
         case .toolOutput(let output):
-            return ChatMessage(role: .tool, content: output.segments.descriptionText)
+            return ChatMessage(role: .tool, content: ToolCallEnvelope.output(output, template: template))
         case .response(let response):
             return ChatMessage(role: .assistant, content: response.segments.descriptionText)
         }
@@ -94,20 +94,8 @@ struct TranscriptRenderer: Sendable {
         "Respond with JSON that follows this schema:\n" + schema.jsonSchemaText()
     }
 
+    /// How tools are described in the instructions (see ``ToolCallEnvelope``).
     static func toolsSection(_ definitions: [Transcript.ToolDefinition]) -> String {
-        let lines = definitions.map { definition in
-            "{\"name\": \(jsonString(definition.name)), \"description\": \(jsonString(definition.description)), \"parameters\": "
-                + definition.storedParameters.jsonSchemaText() + "}"
-        }
-        return "You can call these tools. To call tools, answer with only a JSON array of calls, "
-            + "[{\"name\": tool name, \"arguments\": arguments object}]:\n" + lines.joined(separator: "\n")
-    }
-
-    static func callJSON(_ call: Transcript.ToolCall) -> String {
-        "{\"name\": \(jsonString(call.toolName)), \"arguments\": \(call.arguments.jsonString)}"
-    }
-
-    static func jsonString(_ text: String) -> String {
-        GeneratedContent(kind: .string(text)).jsonString
+        ToolCallEnvelope.instructions(definitions)
     }
 }

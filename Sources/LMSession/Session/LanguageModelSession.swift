@@ -21,6 +21,7 @@ public final class LanguageModelSession: Sendable {
         var transcript: Transcript
         var isResponding = false
         var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+        var maximumToolCallRounds = LanguageModelSession.defaultMaximumToolCallRounds
     }
     let state: Mutex<State>
     let registrar = ObservationRegistrar()

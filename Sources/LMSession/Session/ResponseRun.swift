@@ -42,6 +42,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var structured: GeneratedContent?
     private var stepUsage: LanguageModelUsage?
     private var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+    /// Tool-calling rounds run so far, and how many the session allows (read when the request starts).
+    private var toolRounds = 0
+    private var maximumToolRounds = LanguageModelSession.defaultMaximumToolCallRounds
 
     init(session: LanguageModelSession, plan: RequestPlan) {
         self.session = session
@@ -138,6 +141,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         }
         base = try session.beginRequest()
         phase = .running
+        maximumToolRounds = session.maximumToolCallRounds
         let promptEntry = Transcript.Prompt(segments: plan.prompt.segments, options: plan.options, responseFormat: plan.responseFormat)
         newEntries = [.prompt(promptEntry)]
         let instructions = base.first.flatMap { entry -> String? in
@@ -154,8 +158,11 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         text = ""
         structured = nil
         stepUsage = nil
+        var options = plan.options
+        // `.required` forces a call in the first round only; after it the model may answer.
+        if options.toolCallingMode == .required && toolRounds > 0 { options.toolCallingMode = .allowed }
         let request = LanguageModelRequest(
-            transcript: Transcript(entries: base.entries + newEntries), options: plan.options,
+            transcript: Transcript(entries: base.entries + newEntries), options: options,
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
             toolDefinitions: session.tools.map { Transcript.ToolDefinition(tool: $0) })
         let provider = session.model.provider
@@ -175,9 +182,16 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         stepUsage = nil
     }
 
+    /// Runs one round: records the calls, runs them concurrently, records their outputs, starts the next step.
+    /// - Throws: ``LanguageModelSession/ToolCallRoundLimitError`` beyond the session's round limit,
+    ///   ``LanguageModelSession/ToolCallError`` when a tool throws, `CancellationError`.
     private func runTools(_ calls: [Transcript.ToolCall]) async throws {
         endStep()
         events = nil
+        toolRounds += 1
+        guard toolRounds <= maximumToolRounds else {
+            throw LanguageModelSession.ToolCallRoundLimitError(limit: max(0, maximumToolRounds), toolCalls: calls)
+        }
         newEntries.append(.toolCalls(Transcript.ToolCalls(calls)))
         let outputs = try await ToolRunner(tools: session.tools).run(calls)
         newEntries += outputs.map { .toolOutput($0) }

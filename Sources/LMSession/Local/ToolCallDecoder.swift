@@ -1,0 +1,300 @@
+import Foundation
+import LMGrammar
+
+/// The token-level rules of one model call that may call tools: which tokens may come next, what each
+/// generated token is (response text, part of a call, the end), and the calls once they are complete.
+///
+/// A response starts as free text (or, with a response schema, as the schema's value). Text that completes
+/// ``ToolCallEnvelope/open`` switches to the call grammar (``Grammar/toolCall(_:)``): from there the tool name is
+/// one of the tools and the arguments follow its parameters. When the call's JSON closes, the closing tag is
+/// forced, and the model may end its turn or open another call (a parallel call). With
+/// ``GenerationOptions/ToolCallingMode/required`` the opening tag is forced at the start; with
+/// ``GenerationOptions/ToolCallingMode/disallowed`` a token that would complete the opening tag is rejected.
+///
+/// The caller samples with ``next()``'s mask, and a token that ``accept(_:)`` rejects is banned and sampled
+/// again (free text is not masked up front: the opening tag is rare, so checking the sampled token is cheaper).
+package struct ToolCallDecoder {
+    /// What the caller does next.
+    package enum Next: Equatable {
+        /// Sample a token from `allowed` (bit `i % 64` of word `i / 64` is token `i`; nil: any token), then
+        /// pass it to ``accept(_:)``.
+        case sample(allowed: [UInt64]?)
+        /// Append these tokens without sampling (envelope text the convention fixes); they are already accepted.
+        case force([Int])
+        /// The model call is over: it called these tools.
+        case call([Transcript.ToolCall])
+        /// The model call is over: the response ended (end of generation, or nothing more allowed).
+        case end
+    }
+
+    /// What a sampled token turned out to be.
+    package enum Acceptance: Equatable {
+        /// Response text: show it, with anything held before it.
+        case text
+        /// Response text that may be the start of a call's opening tag: hold it back until that is decided.
+        case held
+        /// Part of a tool call: not response text (anything held was the opening tag).
+        case call
+        /// End of generation.
+        case end
+        /// Not allowed here: ban it and sample again.
+        case rejected
+    }
+
+    /// The convention's fixed texts as tokens of this vocabulary.
+    package struct EnvelopeTokens: Sendable {
+        /// ``ToolCallEnvelope/open``.
+        package var open: [Int]
+        /// ``ToolCallEnvelope/close``.
+        package var close: [Int]
+        /// ``ToolCallEnvelope/separator`` followed by ``ToolCallEnvelope/open``: the first token is the model's
+        /// choice to call another tool, the rest is forced.
+        package var separatorAndOpen: [Int]
+
+        package init(open: [Int], close: [Int], separatorAndOpen: [Int]) {
+            self.open = open
+            self.close = close
+            self.separatorAndOpen = separatorAndOpen
+        }
+    }
+
+    /// The most calls in one round; after that the model can only end its turn.
+    package static let maximumCallsPerRound = 8
+
+    private enum Phase {
+        /// Nothing generated yet.
+        case start
+        /// Free text; the last `tagMatch` bytes are the start of the opening tag.
+        case text(tagMatch: Int)
+        /// The structured response (schema matcher).
+        case value
+        /// Inside a call's JSON.
+        case call
+        /// A call closed: end the turn or open another call.
+        case afterCall
+        /// Generation ended.
+        case done
+    }
+
+    private let mode: GenerationOptions.ToolCallingMode.Kind
+    private let index: TokenIndex
+    private let tokenBytes: (Int) -> [UInt8]
+    private let envelope: EnvelopeTokens
+    private let callMatcher: GrammarMatcher
+    private let valueMatcher: GrammarMatcher?
+    private let openBytes = Array(ToolCallEnvelope.open.utf8)
+    /// KMP failure function of `openBytes`: the longest proper border of each prefix.
+    private let openBorders: [Int]
+    private var phase = Phase.start
+    private var pendingForce: [Int] = []
+    private var callBytes: [UInt8] = []
+    package private(set) var calls: [Transcript.ToolCall] = []
+    private var mask: [UInt64]
+    private let makeID: () -> String
+
+    /// - Parameters:
+    ///   - definitions: the tools the model may call (at least one).
+    ///   - schema: the response schema, or nil for a text response.
+    ///   - mode: the tool-calling mode of this model call.
+    ///   - index: the prepared vocabulary (its token ids are the ids used here).
+    ///   - tokenBytes: the bytes a token stands for (as the grammar sees it).
+    ///   - envelope: the envelope texts as tokens.
+    ///   - makeID: the id of each call (default: a UUID).
+    /// - Throws: ``LanguageModelSession/GenerationError/unsupportedGuide(_:)`` when a tool's parameters or the
+    ///   response schema cannot be enforced.
+    package init(definitions: [Transcript.ToolDefinition], schema: GenerationSchema?, mode: GenerationOptions.ToolCallingMode.Kind,
+                 index: TokenIndex, tokenBytes: @escaping (Int) -> [UInt8], envelope: EnvelopeTokens,
+                 makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelSession.GenerationError) {
+        do {
+            callMatcher = GrammarMatcher(grammar: try CompiledGrammar(try Grammar.toolCall(definitions)), index: index)
+        } catch {
+            throw .unsupportedGuide(.init(debugDescription: "The tools' parameters cannot be enforced: \(error)"))
+        }
+        do {
+            valueMatcher = try schema.map { schema throws(GrammarError) in
+                GrammarMatcher(grammar: try CompiledGrammar(try Grammar(jsonSchema: schema.jsonValue)), index: index)
+            }
+        } catch {
+            throw .unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
+        }
+        self.mode = mode
+        self.index = index
+        self.tokenBytes = tokenBytes
+        self.envelope = envelope
+        self.makeID = makeID
+        self.openBorders = Self.borders(Array(ToolCallEnvelope.open.utf8))
+        self.mask = [UInt64](repeating: 0, count: index.wordCount)
+    }
+
+    /// What to do next.
+    package mutating func next() -> Next {
+        if !pendingForce.isEmpty {
+            defer { pendingForce = [] }
+            return .force(pendingForce)
+        }
+        switch phase {
+        case .start:
+            if mode == .required {
+                openCall(forcing: envelope.open)
+                return next()
+            }
+            guard let valueMatcher else { return .sample(allowed: nil) }
+            fillMask(valueMatcher)
+            // A structured response may instead open a call with the opening tag's first token.
+            if mode == .allowed, let first = envelope.open.first { set(first) }
+            return .sample(allowed: mask)
+        case .text:
+            return .sample(allowed: nil)
+        case .value:
+            guard let valueMatcher else { return .end }
+            fillMask(valueMatcher)
+            return mask.contains(where: { $0 != 0 }) ? .sample(allowed: mask) : .end
+        case .call:
+            fillMask(callMatcher)
+            return .sample(allowed: mask)
+        case .afterCall:
+            mask.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            for token in index.endOfGenerationTokens { set(token) }
+            if calls.count < Self.maximumCallsPerRound, let first = envelope.separatorAndOpen.first { set(first) }
+            return .sample(allowed: mask)
+        case .done:
+            return calls.isEmpty ? .end : .call(calls)
+        }
+    }
+
+    /// Takes the sampled `token`.
+    /// - Throws: ``LanguageModelSession/GenerationError/decodingFailure(_:)`` when a complete call's JSON does not
+    ///   decode (the grammar should make that impossible).
+    package mutating func accept(_ token: Int) throws(LanguageModelSession.GenerationError) -> Acceptance {
+        let isEnd = index.endOfGenerationTokens.contains(token)
+        switch phase {
+        case .start where valueMatcher != nil:
+            phase = .value
+            if mode == .allowed, token == envelope.open.first, !valueAllows(token) {
+                openCall(forcing: Array(envelope.open.dropFirst()))
+                return .call
+            }
+            return try accept(token)
+        case .start:
+            phase = .text(tagMatch: 0)
+            return try accept(token)
+        case .text(let tagMatch):
+            if isEnd {
+                phase = .done
+                return .end
+            }
+            return try acceptText(token, tagMatch: tagMatch)
+        case .value:
+            guard let valueMatcher, valueMatcher.accept(token: token) else { return .rejected }
+            if isEnd {
+                phase = .done
+                return .end
+            }
+            return .text
+        case .call:
+            guard !isEnd, callMatcher.accept(token: token) else { return .rejected }
+            callBytes += tokenBytes(token)
+            try closeCallIfComplete()
+            return .call
+        case .afterCall:
+            if isEnd {
+                phase = .done
+                return .end
+            }
+            guard calls.count < Self.maximumCallsPerRound, token == envelope.separatorAndOpen.first else { return .rejected }
+            openCall(forcing: Array(envelope.separatorAndOpen.dropFirst()))
+            return .call
+        case .done:
+            return .rejected
+        }
+    }
+
+    /// The calls complete when generation stopped early (`maximumResponseTokens`): nil when the model was not
+    /// calling tools, the complete calls when at least one is (a cut-off last call is dropped).
+    /// - Throws: ``LanguageModelSession/GenerationError/decodingFailure(_:)`` when the model was in its first call.
+    package func callsAtCutOff() throws(LanguageModelSession.GenerationError) -> [Transcript.ToolCall]? {
+        switch phase {
+        case .start, .text, .value, .done:
+            return calls.isEmpty ? nil : calls
+        case .call, .afterCall:
+            guard calls.isEmpty else { return calls }
+            let partial = String(decoding: callBytes, as: UTF8.self)
+            throw .decodingFailure(.init(debugDescription: "The tool call was cut off before it was complete: \(partial)"))
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Enters a call whose opening tag (or its rest) `tokens` will be forced next.
+    private mutating func openCall(forcing tokens: [Int]) {
+        phase = .call
+        callMatcher.reset()
+        callBytes = []
+        pendingForce = tokens
+    }
+
+    private mutating func acceptText(_ token: Int, tagMatch: Int) throws(LanguageModelSession.GenerationError) -> Acceptance {
+        let bytes = tokenBytes(token)
+        var match = tagMatch
+        for (offset, byte) in bytes.enumerated() {
+            while match > 0 && openBytes[match] != byte { match = openBorders[match - 1] }
+            if openBytes[match] == byte { match += 1 }
+            guard match == openBytes.count else { continue }
+            // The opening tag is complete: the rest of the token must start the call's JSON.
+            guard mode != .disallowed else { return .rejected }
+            callMatcher.reset()
+            let rest = bytes[(offset + 1)...]
+            guard callMatcher.accept(bytes: rest) else { return .rejected }
+            phase = .call
+            callBytes = Array(rest)
+            try closeCallIfComplete()
+            return .call
+        }
+        phase = .text(tagMatch: match)
+        return match > 0 ? .held : .text
+    }
+
+    private mutating func closeCallIfComplete() throws(LanguageModelSession.GenerationError) {
+        guard callMatcher.canEnd else { return }
+        let json = String(decoding: callBytes, as: UTF8.self)
+        do {
+            let content = try GeneratedContent(json: json)
+            let name = try content.value(String.self, forProperty: "name")
+            guard case let .structure(properties, _) = content.kind, let arguments = properties["arguments"] else {
+                throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "no arguments")
+            }
+            calls.append(Transcript.ToolCall(id: makeID(), toolName: name, arguments: arguments))
+        } catch {
+            throw .decodingFailure(.init(debugDescription: "The tool call does not decode: \(json) (\(error))"))
+        }
+        phase = .afterCall
+        pendingForce = envelope.close
+    }
+
+    private mutating func valueAllows(_ token: Int) -> Bool {
+        guard let valueMatcher else { return false }
+        fillMask(valueMatcher)
+        return mask[token >> 6] & (1 << UInt64(token & 63)) != 0
+    }
+
+    private mutating func fillMask(_ matcher: GrammarMatcher) {
+        mask.withUnsafeMutableBufferPointer { matcher.computeMask(into: $0) }
+    }
+
+    private mutating func set(_ token: Int) {
+        guard token >= 0, token < index.tokenCount else { return }
+        mask[token >> 6] |= 1 << UInt64(token & 63)
+    }
+
+    /// `borders[i]`: length of the longest proper prefix of `pattern[0...i]` that is also its suffix.
+    private static func borders(_ pattern: [UInt8]) -> [Int] {
+        var borders = [Int](repeating: 0, count: pattern.count)
+        var k = 0
+        for i in 1..<max(1, pattern.count) {
+            while k > 0 && pattern[i] != pattern[k] { k = borders[k - 1] }
+            if pattern[i] == pattern[k] { k += 1 }
+            borders[i] = k
+        }
+        return borders
+    }
+}

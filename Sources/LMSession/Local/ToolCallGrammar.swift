@@ -1,0 +1,49 @@
+import LMGrammar
+
+extension Grammar {
+    /// The JSON inside a call's envelope: one of the tools' `{"name": NAME, "arguments": ARGUMENTS}` objects,
+    /// where NAME is the tool's name (a constant) and ARGUMENTS follows that tool's parameters schema.
+    ///
+    /// Each tool's named definitions (`$defs`) are kept apart by prefixing them with the tool's position, so two
+    /// tools may both define a type called `Address`.
+    /// - Throws: `GrammarError` when a tool's parameters cannot be read as a grammar, with the tool's name
+    ///   in front of the path.
+    static func toolCall(_ definitions: [Transcript.ToolDefinition]) throws(GrammarError) -> Grammar {
+        var alternatives: [GrammarNode] = []
+        var merged: [String: GrammarNode] = [:]
+        for (position, definition) in definitions.enumerated() {
+            let arguments: Grammar
+            do {
+                arguments = try Grammar(jsonSchema: definition.storedParameters.jsonValue)
+            } catch .invalidSchema(let path, let reason) {
+                throw .invalidSchema(path: "tool \(definition.name)\(path)", reason: reason)
+            }
+            let prefix = "\(position):"
+            for (name, node) in arguments.definitions { merged[prefix + name] = node.prefixingReferences(with: prefix) }
+            alternatives.append(.object([
+                GrammarField(name: "name", value: .choices([definition.name])),
+                GrammarField(name: "arguments", value: arguments.root.prefixingReferences(with: prefix)),
+            ]))
+        }
+        guard !alternatives.isEmpty else { throw .emptyLanguage("no tools to call") }
+        return Grammar(root: alternatives.count == 1 ? alternatives[0] : .anyOf(alternatives), definitions: merged)
+    }
+}
+
+extension GrammarNode {
+    /// This node with every reference `name` renamed `prefix + name`.
+    func prefixingReferences(with prefix: String) -> GrammarNode {
+        switch self {
+        case let .reference(name):
+            .reference(prefix + name)
+        case let .object(fields):
+            .object(fields.map { GrammarField(name: $0.name, value: $0.value.prefixingReferences(with: prefix), isOptional: $0.isOptional) })
+        case let .array(item, minCount, maxCount):
+            .array(item: item.prefixingReferences(with: prefix), minCount: minCount, maxCount: maxCount)
+        case let .anyOf(choices):
+            .anyOf(choices.map { $0.prefixingReferences(with: prefix) })
+        case .string, .choices, .integer, .number, .boolean, .null, .anyValue:
+            self
+        }
+    }
+}

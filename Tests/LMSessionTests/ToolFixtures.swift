@@ -1,0 +1,103 @@
+import Foundation
+import LMSession
+import Synchronization
+
+// The tools of scenarios 9 and 10 (scenarios.md), with hand-written `Generable` conformances in the shape of
+// the `@Generable` macro's expansion.
+
+/// Scenario 10: today's weather in a city, as a structured value. Records the cities it was asked about.
+struct GetWeather: Tool {
+    let name = "get_weather"
+    let description = "Gets today's weather in a city."
+    let cities = Log<String>()
+
+    struct Arguments: Generable {
+        var city: String
+
+        static var generationSchema: GenerationSchema {
+            GenerationSchema(type: Self.self, properties: [.init(name: "city", description: "The city's name", type: String.self)])
+        }
+        init(city: String) { self.city = city }
+        init(_ content: GeneratedContent) throws { city = try content.value(forProperty: "city") }
+        var generatedContent: GeneratedContent { GeneratedContent(properties: ["city": city]) }
+    }
+
+    struct Weather: Generable, Equatable {
+        var temperatureC: Double
+        var condition: String
+
+        static var generationSchema: GenerationSchema {
+            GenerationSchema(type: Self.self, properties: [
+                .init(name: "temperatureC", type: Double.self), .init(name: "condition", type: String.self),
+            ])
+        }
+        init(temperatureC: Double, condition: String) {
+            self.temperatureC = temperatureC
+            self.condition = condition
+        }
+        init(_ content: GeneratedContent) throws {
+            temperatureC = try content.value(forProperty: "temperatureC")
+            condition = try content.value(forProperty: "condition")
+        }
+        var generatedContent: GeneratedContent {
+            GeneratedContent(properties: ["temperatureC": temperatureC, "condition": condition])
+        }
+    }
+
+    func call(arguments: Arguments) async throws -> Weather {
+        cities.append(arguments.city)
+        return Weather(temperatureC: -3, condition: "snow")
+    }
+}
+
+/// Scenario 9: the first `count` (1...10) of the user's contacts. Records the counts it was asked for.
+struct FindContacts: Tool {
+    let description = "Finds the user's contacts."
+    let counts = Log<Int>()
+    static let names = ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+
+    struct Arguments: Generable {
+        var count: Int
+
+        static var generationSchema: GenerationSchema {
+            GenerationSchema(type: Self.self, properties: [
+                .init(name: "count", description: "How many contacts", type: Int.self, guides: [.range(1...10)]),
+            ])
+        }
+        init(count: Int) { self.count = count }
+        init(_ content: GeneratedContent) throws { count = try content.value(forProperty: "count") }
+        var generatedContent: GeneratedContent { GeneratedContent(properties: ["count": count]) }
+    }
+
+    func call(arguments: Arguments) async throws -> [String] {
+        counts.append(arguments.count)
+        return Array(Self.names.prefix(max(0, min(arguments.count, Self.names.count))))
+    }
+}
+
+extension Transcript.Entry {
+    /// A short label of the entry's kind, for comparing transcript shapes.
+    var kindLabel: String {
+        switch self {
+        case .instructions: "instructions"
+        case .prompt: "prompt"
+        case .toolCalls: "toolCalls"
+        case .toolOutput: "toolOutput"
+        case .response: "response"
+        }
+    }
+}
+
+/// Values recorded from concurrent tool calls, in arrival order.
+final class Log<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    var values: [Value] { storage.withLock { $0 } }
+}
+
+/// A counter shared by concurrent tool calls.
+final class Counter: Sendable {
+    private let storage = Atomic(0)
+    func increment() { storage.add(1, ordering: .relaxed) }
+    var value: Int { storage.load(ordering: .relaxed) }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LMSession
+import Testing
+
+/// Scenarios 9 and 10 on SmolLM2-135M: the local model calls tools through the grammar-constrained
+/// `<tool_call>` envelope. Greedy and short, except the seed sweep, which stops after the tool-call round.
+@Suite(.serialized) struct ToolRealModelTests {
+    static func options(_ tokens: Int, _ mode: GenerationOptions.ToolCallingMode) -> GenerationOptions {
+        GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens, toolCallingMode: mode)
+    }
+
+    @Test func theWeatherToolIsCalledAndTheAnswerFollowsItsOutput() async throws {
+        let weather = GetWeather()
+        let session = LanguageModelSession(model: RealModel.model, tools: [weather],
+                                           instructions: "Always call get_weather for questions about the weather.")
+        let response = try await session.respond(to: "What should I wear in Moscow today?", options: Self.options(32, .required))
+
+        #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "toolCalls", "toolOutput", "response"])
+        guard case .toolCalls(let calls) = session.transcript[2], case .toolOutput(let output) = session.transcript[3] else { return }
+        #expect(calls.count == 1)
+        #expect(calls.first?.toolName == "get_weather")
+        let arguments = try GetWeather.Arguments(try #require(calls.first).arguments)
+        #expect(weather.cities.values == [arguments.city])
+        #expect(output.id == calls.first?.id)
+        #expect(output.toolName == "get_weather")
+        #expect(output.segments.map(\.description) == [#"{"temperatureC":-3,"condition":"snow"}"#])
+        #expect(!response.content.isEmpty)
+        #expect(!response.content.contains("<tool_call>"))
+        print("weather: \(calls.map(\.description)) -> \(response.content)")
+    }
+
+    @Test func theContactsToolGetsACountInItsRangeAndTheInviteFollows() async throws {
+        let contacts = FindContacts()
+        let session = LanguageModelSession(model: RealModel.model, tools: [contacts],
+                                           instructions: "Use FindContacts to look up the user's contacts.")
+        let response = try await session.respond(to: "Draft a dinner invite to three of my contacts.", options: Self.options(40, .required))
+
+        #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "toolCalls", "toolOutput", "response"])
+        let counts = contacts.counts.values
+        #expect(counts.count == 1)
+        #expect(counts.allSatisfy { (1...10).contains($0) })
+        #expect(!response.content.isEmpty)
+        print("contacts: \(counts) -> \(response.content)")
+    }
+
+    @Test func overTwentySeedsEveryRequiredCallNamesATooAndItsArgumentsDecode() async throws {
+        var decoded = 0
+        var names: [String: Int] = [:]
+        for seed in 0..<20 {
+            let session = LanguageModelSession(model: RealModel.model, tools: [GetWeather(), FindContacts()],
+                                               instructions: "Use the tools to answer.")
+            // No round may run: the request ends with the round's calls in the error, before any tool runs.
+            session.maximumToolCallRounds = 0
+            let options = GenerationOptions(samplingMode: .random(top: 40, seed: UInt64(seed)), temperature: 1.0,
+                                            maximumResponseTokens: 40, toolCallingMode: .required)
+            let prompt = seed.isMultiple(of: 2) ? "Is it cold in Oslo?" : "Invite four of my contacts to lunch."
+            do {
+                try await session.respond(to: prompt, options: options)
+                Issue.record("seed \(seed): no tool call")
+            } catch let error as LanguageModelSession.ToolCallRoundLimitError {
+                for call in error.toolCalls {
+                    names[call.toolName, default: 0] += 1
+                    switch call.toolName {
+                    case "get_weather": _ = try GetWeather.Arguments(call.arguments)
+                    case "FindContacts":
+                        let count = try FindContacts.Arguments(call.arguments).count
+                        #expect((1...10).contains(count))
+                    default: Issue.record("seed \(seed): unknown tool \(call.toolName)")
+                    }
+                    decoded += 1
+                }
+            }
+            #expect(session.transcript.count == 1, "the refused round rolls back")
+        }
+        #expect(decoded >= 20)
+        print("seed sweep: \(decoded) calls decoded, by tool: \(names)")
+    }
+
+    @Test func disallowedToolCallingAnswersWithoutCalls() async throws {
+        let weather = GetWeather()
+        let session = LanguageModelSession(model: RealModel.model, tools: [weather],
+                                           instructions: "Always call get_weather for questions about the weather.")
+        let response = try await session.respond(to: "What should I wear in Moscow today?", options: Self.options(24, .disallowed))
+
+        #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "response"])
+        #expect(weather.cities.values.isEmpty)
+        #expect(!response.content.contains("<tool_call>"))
+    }
+}
