@@ -82,6 +82,20 @@ struct SlowTool: Tool {
         #expect(provider.requests[0].toolDefinitions.map(\.name) == ["FindContacts"])
     }
 
+    @Test func theUsageOfAToolRequestSumsEveryModelCall() async throws {
+        let calls = [try Self.call("c1", "FindContacts", #"{"count":3}"#), try Self.call("c2", "FindContacts", #"{"count":1}"#)]
+        let (model, provider) = SystemLanguageModel.scripted([.toolCalls(calls), .text(["Dear ", "Ada."])])
+        let session = LanguageModelSession(model: model, tools: [FindContacts()])
+        let response = try await session.respond(to: "Invite three contacts.")
+
+        var input = 0
+        for request in provider.requests { input += try await provider.tokenCount(for: .request(request)) }
+        #expect(provider.requests.count == 2)
+        #expect(response.usage.input.totalTokenCount == input)
+        #expect(response.usage.output.totalTokenCount == 4, "2 calls, then 2 text deltas")
+        #expect(session.usage.output.totalTokenCount == 4)
+    }
+
     @Test func callsOfOneRoundRunConcurrently() async throws {
         let calls = try (1...3).map { try Self.call("r\($0)", "rendezvous", "{}") }
         let (model, _) = SystemLanguageModel.scripted([.toolCalls(calls), .text(["ok"])])

@@ -60,6 +60,8 @@ package struct ToolCallDecoder {
 
     /// The most calls in one round; after that the model can only end its turn.
     package static let maximumCallsPerRound = 8
+    /// The most tokens the model may generate for one call's JSON (the envelope's forced tokens not counted).
+    package static let maximumTokensPerCall = 256
 
     private enum Phase {
         /// Nothing generated yet.
@@ -88,6 +90,7 @@ package struct ToolCallDecoder {
     private var phase = Phase.start
     private var pendingForce: [Int] = []
     private var callBytes: [UInt8] = []
+    private var callTokenCount = 0
     package private(set) var calls: [Transcript.ToolCall] = []
     private var mask: [UInt64]
     private let makeID: () -> String
@@ -194,6 +197,11 @@ package struct ToolCallDecoder {
         case .call:
             guard !isEnd, callMatcher.accept(token: token) else { return .rejected }
             callBytes += tokenBytes(token)
+            callTokenCount += 1
+            if callTokenCount > Self.maximumTokensPerCall {
+                let partial = String(decoding: callBytes, as: UTF8.self)
+                throw .decodingFailure(.init(debugDescription: "The tool call is longer than \(Self.maximumTokensPerCall) tokens: \(partial)"))
+            }
             try closeCallIfComplete()
             return .call
         case .afterCall:
@@ -209,17 +217,13 @@ package struct ToolCallDecoder {
         }
     }
 
-    /// The calls complete when generation stopped early (`maximumResponseTokens`): nil when the model was not
-    /// calling tools, the complete calls when at least one is (a cut-off last call is dropped).
-    /// - Throws: ``LanguageModelSession/GenerationError/decodingFailure(_:)`` when the model was in its first call.
-    package func callsAtCutOff() throws(LanguageModelSession.GenerationError) -> [Transcript.ToolCall]? {
+    /// Whether the model is calling tools (from the opening tag of the first call to the end of the turn): its
+    /// tokens are then not response text, and `maximumResponseTokens` does not cut them.
+    package var isCallingTools: Bool {
         switch phase {
-        case .start, .text, .value, .done:
-            return calls.isEmpty ? nil : calls
-        case .call, .afterCall:
-            guard calls.isEmpty else { return calls }
-            let partial = String(decoding: callBytes, as: UTF8.self)
-            throw .decodingFailure(.init(debugDescription: "The tool call was cut off before it was complete: \(partial)"))
+        case .call, .afterCall: true
+        case .done: !calls.isEmpty
+        case .start, .text, .value: false
         }
     }
 
@@ -230,6 +234,7 @@ package struct ToolCallDecoder {
         phase = .call
         callMatcher.reset()
         callBytes = []
+        callTokenCount = 0
         pendingForce = tokens
     }
 
@@ -262,6 +267,11 @@ package struct ToolCallDecoder {
             let name = try content.value(String.self, forProperty: "name")
             guard case let .structure(properties, _) = content.kind, let arguments = properties["arguments"] else {
                 throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "no arguments")
+            }
+            // A model that repeats a call of this round is looping: drop the repeat and end the round.
+            if calls.contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {
+                phase = .done
+                return
             }
             calls.append(Transcript.ToolCall(id: makeID(), toolName: name, arguments: arguments))
         } catch {

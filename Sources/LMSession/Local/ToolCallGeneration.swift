@@ -7,10 +7,14 @@ extension LocalConversation {
     /// (`logits` are the last prompt token's). Emits response text as it is decided (text that may be the start
     /// of a call is held back until it is not), then either `.toolCalls` or nothing more, then usage.
     ///
+    /// `maximumResponseTokens` counts response text only: once the model opens a call it may finish it (each
+    /// call at most ``ToolCallDecoder/maximumTokensPerCall`` tokens), so a small answer budget does not break
+    /// tool calling. Usage counts every generated token, envelope included.
+    ///
     /// Runs on the conversation's queue, like `run`.
     /// - Throws: ``LanguageModelSession/GenerationError``: `exceededContextWindowSize` when the window fills,
-    ///   `unsupportedGuide` when a tool's parameters cannot be enforced, `decodingFailure` when the only call was
-    ///   cut off by `maximumResponseTokens`.
+    ///   `unsupportedGuide` when a tool's parameters cannot be enforced, `decodingFailure` when a call is longer
+    ///   than ``ToolCallDecoder/maximumTokensPerCall``.
     func runWithTools(_ request: LanguageModelRequest, loaded: LoadedModel, context: InferenceContext,
                       logits firstLogits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int,
                       stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
@@ -25,6 +29,7 @@ extension LocalConversation {
         let limit = request.options.maximumResponseTokens.map { max(0, $0) }
         var logits = firstLogits
         var generated = 0
+        var responseTokens = 0
         var held = ""
         defer { emit(.usage(LanguageModelUsage(inputTokens: promptCount, cachedInputTokens: cached, outputTokens: generated))) }
 
@@ -36,8 +41,9 @@ extension LocalConversation {
             logits = try context.evaluate(tokens)
         }
 
-        generation: while limit.map({ generated < $0 }) ?? true {
+        generation: while true {
             if stop.isSet { return }
+            if let limit, responseTokens >= limit, !decoder.isCallingTools { break }
             switch decoder.next() {
             case .end:
                 break generation
@@ -65,10 +71,12 @@ extension LocalConversation {
                 case .end:
                     continue generation
                 case .text:
+                    responseTokens += 1
                     let piece = detokenizer.append(token)
                     if !(held + piece).isEmpty { emit(.text(held + piece)) }
                     held = ""
                 case .held:
+                    responseTokens += 1
                     held += detokenizer.append(token)
                 case .call, .rejected:
                     held = ""
@@ -76,11 +84,7 @@ extension LocalConversation {
                 try append([token])
             }
         }
-        // Stopped by `maximumResponseTokens` (or the response ended): complete calls win over text.
-        if let calls = try decoder.callsAtCutOff() {
-            emit(.toolCalls(calls))
-            return
-        }
+        // The response ended, or `maximumResponseTokens` cut it (never inside a call).
         let rest = held + detokenizer.finish()
         if !rest.isEmpty { emit(.text(rest)) }
     }

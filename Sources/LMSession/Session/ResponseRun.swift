@@ -45,6 +45,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// Tool-calling rounds run so far, and how many the session allows (read when the request starts).
     private var toolRounds = 0
     private var maximumToolRounds = LanguageModelSession.defaultMaximumToolCallRounds
+    /// The calls of the current step, run once its stream has ended (after its usage arrived).
+    private var pendingCalls: [Transcript.ToolCall]?
 
     init(session: LanguageModelSession, plan: RequestPlan) {
         self.session = session
@@ -115,6 +117,11 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             events = iterator
             guard let event else {
                 try Task.checkCancellation()
+                if let calls = pendingCalls {
+                    pendingCalls = nil
+                    try await runTools(calls)
+                    continue
+                }
                 try complete()
                 return nil
             }
@@ -128,7 +135,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             case .usage(let reported):
                 stepUsage = reported
             case .toolCalls(let calls):
-                try await runTools(calls)
+                pendingCalls = (pendingCalls ?? []) + calls
             }
         }
     }
@@ -158,6 +165,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         text = ""
         structured = nil
         stepUsage = nil
+        pendingCalls = nil
         var options = plan.options
         // `.required` forces a call in the first round only; after it the model may answer.
         if options.toolCallingMode == .required && toolRounds > 0 { options.toolCallingMode = .allowed }
