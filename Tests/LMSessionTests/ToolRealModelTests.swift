@@ -26,6 +26,8 @@ import Testing
         #expect(output.segments.map(\.description) == [#"{"temperatureC":-3,"condition":"snow"}"#])
         #expect(!response.content.isEmpty)
         #expect(!response.content.contains("<tool_call>"))
+        // The second model call re-uses the first one's prompt from the KV cache.
+        #expect(response.usage.input.cachedTokenCount > 0)
         print("weather: \(calls.map(\.description)) -> \(response.content)")
     }
 
@@ -87,5 +89,24 @@ import Testing
         #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "response"])
         #expect(weather.cities.values.isEmpty)
         #expect(!response.content.contains("<tool_call>"))
+    }
+
+    @Test func toolDefinitionsAreCountedInTheInstructionsAndAgainstTheContextWindow() async throws {
+        let tools: [any Tool] = [GetWeather(), FindContacts()]
+        let session = LanguageModelSession(model: RealModel.model, tools: tools, instructions: "Be brief.")
+        let withTools = try await RealModel.model.tokenCount(for: session.transcript)
+        let instructions = try await RealModel.model.tokenCount(for: Instructions("Be brief."))
+        let definitions = try await RealModel.model.tokenCount(for: tools)
+        #expect(definitions > 100)
+        #expect(withTools == instructions + definitions)
+
+        // A window that holds the request without the tools but not with them.
+        let small = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: instructions + 40))
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1)
+        _ = try await LanguageModelSession(model: small, instructions: "Be brief.").respond(to: "Hi.", options: options)
+        do {
+            try await LanguageModelSession(model: small, tools: tools, instructions: "Be brief.").respond(to: "Hi.", options: options)
+            Issue.record("the tools fit")
+        } catch LanguageModelSession.GenerationError.exceededContextWindowSize {}
     }
 }

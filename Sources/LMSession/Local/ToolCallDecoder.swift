@@ -308,3 +308,16 @@ package struct ToolCallDecoder {
         return borders
     }
 }
+
+extension ToolCallDecoder {
+    /// A decoder over a vocabulary given as each token's bytes (`tokens[i]` is token `i`); the ids in
+    /// `endOfGeneration` end generation. For callers without a tokenizer, such as tests.
+    /// - Throws: as ``init(definitions:schema:mode:index:tokenBytes:envelope:makeID:)``.
+    package init(definitions: [Transcript.ToolDefinition], schema: GenerationSchema? = nil, mode: GenerationOptions.ToolCallingMode.Kind,
+                 tokens: [[UInt8]], endOfGeneration: Set<Int>, envelope: EnvelopeTokens,
+                 makeID: @escaping () -> String) throws(LanguageModelSession.GenerationError) {
+        let index = TokenIndex(ArrayVocabulary(tokens: tokens, endOfGeneration: endOfGeneration))
+        try self.init(definitions: definitions, schema: schema, mode: mode, index: index,
+                      tokenBytes: { tokens.indices.contains($0) ? tokens[$0] : [] }, envelope: envelope, makeID: makeID)
+    }
+}

@@ -8,16 +8,16 @@ import LMTransformer
 /// them separated by a newline, and the assistant turn ends after the last one. The tags are plain text for
 /// SmolLM2 (`<`, `tool`, `_`, `call`, `>`), not special tokens. The instructions list every tool as one line of
 /// JSON (name, description, parameters as compact JSON Schema) and say how to call.
-enum ToolCallEnvelope {
+package enum ToolCallEnvelope {
     /// The text that opens a call.
-    static let open = "<tool_call>"
+    package static let open = "<tool_call>"
     /// The text that closes a call.
-    static let close = "</tool_call>"
+    package static let close = "</tool_call>"
     /// The text between two calls of one round.
-    static let separator = "\n"
+    package static let separator = "\n"
 
     /// The tools section appended to the instructions (system turn).
-    static func instructions(_ definitions: [Transcript.ToolDefinition]) -> String {
+    package static func instructions(_ definitions: [Transcript.ToolDefinition]) -> String {
         let lines = definitions.map { definition in
             "{\"name\": \(jsonString(definition.name)), \"description\": \(jsonString(definition.description)), "
                 + "\"parameters\": \(compactSchema(definition.storedParameters))}"
@@ -28,12 +28,12 @@ enum ToolCallEnvelope {
     }
 
     /// The assistant turn of a round: each call in its envelope, in order.
-    static func render(_ calls: Transcript.ToolCalls) -> String {
+    package static func render(_ calls: Transcript.ToolCalls) -> String {
         calls.map { open + callJSON($0) + close }.joined(separator: separator)
     }
 
     /// A call's JSON inside the envelope: name first, so the grammar can choose the arguments' schema by it.
-    static func callJSON(_ call: Transcript.ToolCall) -> String {
+    package static func callJSON(_ call: Transcript.ToolCall) -> String {
         "{\"name\": \(jsonString(call.toolName)), \"arguments\": \(call.arguments.jsonString)}"
     }
 
@@ -49,7 +49,7 @@ enum ToolCallEnvelope {
 
     /// The parameters schema as compact JSON Schema: Apple's shape without what the model does not need
     /// (`x-order`, which the property order already shows; `additionalProperties`; the root `title`).
-    static func compactSchema(_ schema: GenerationSchema) -> String {
+    package static func compactSchema(_ schema: GenerationSchema) -> String {
         var out = ""
         GenerationSchema.write(strip(schema.jsonValue, isRoot: true), indent: nil, to: &out)
         return out
