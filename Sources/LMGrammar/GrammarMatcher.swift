@@ -71,6 +71,23 @@ public final class GrammarMatcher {
         }
     }
 
+    /// The same mask computed the slow, obvious way: every token's bytes run through the
+    /// automaton one by one, no trie and no slices. The reference the fast path is tested against.
+    package func computeReferenceMask(into mask: UnsafeMutableBufferPointer<UInt64>) {
+        mask.update(repeating: 0)
+        guard !ended, state >= 0 else { return }
+        for id in 0..<index.tokenCount {
+            let bytes = index.tokenBytes[id]
+            guard !bytes.isEmpty else { continue }
+            var s = state
+            for b in bytes where s >= 0 { s = dfa.next(s, b) }
+            if s >= 0 { mask[id >> 6] |= 1 << UInt64(id & 63) }
+        }
+        if dfa.accepting[Int(state)] {
+            for w in 0..<index.wordCount { mask[w] |= index.endOfGenerationMask[w] }
+        }
+    }
+
     /// Advances by token `token` if the grammar allows it.
     /// - Returns: false (and no change) when the token is not allowed.
     public func accept(token: Int) -> Bool {

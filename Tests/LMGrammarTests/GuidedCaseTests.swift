@@ -21,4 +21,23 @@ struct GuidedCaseTests {
         }
         #expect(matcher.isTerminated)
     }
+
+    @Test("the trie-and-slices mask equals the token-by-token reference at every step, and holds no control token",
+          arguments: ["a_flat_recipe/spaced", "b_nested_enum_optional/spaced", "b_nested_enum_optional/compact", "c_regex_pattern/compact"])
+    func fastMaskMatchesReference(id: String) throws {
+        let vocabulary = try SmolLM2Vocabulary.vocabulary()
+        let index = try SmolLM2Vocabulary.index()
+        let guided = try #require(try GuidedCase.all.get().first { $0.id == id })
+        let matcher = GrammarMatcher(grammar: try CompiledGrammar(guided.schema), index: index)
+        var fast = [UInt64](repeating: 0, count: index.wordCount)
+        var reference = fast
+        let control = vocabulary.special.subtracting(vocabulary.endOfGeneration)
+        for (step, token) in guided.tokens.enumerated() {
+            fast.withUnsafeMutableBufferPointer { matcher.computeMask(into: $0) }
+            reference.withUnsafeMutableBufferPointer { matcher.computeReferenceMask(into: $0) }
+            #expect(fast == reference, "step \(step)")
+            #expect(control.allSatisfy { fast[$0 >> 6] >> UInt64($0 & 63) & 1 == 0 }, "step \(step)")
+            #expect(matcher.accept(token: token))
+        }
+    }
 }
