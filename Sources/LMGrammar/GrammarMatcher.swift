@@ -121,6 +121,40 @@ public final class GrammarMatcher {
         return true
     }
 
+    /// The shortest bytes that complete the value from here (breadth-first over the automaton,
+    /// lowest byte first among equals): what a caller appends when the token budget runs out, so
+    /// a structured value closes instead of being cut. Empty when already complete; nil after the
+    /// end or when no completion within `maxLength` bytes exists.
+    public func shortestCompletion(maxLength: Int = 4096) -> [UInt8]? {
+        guard !ended, state >= 0 else { return nil }
+        if dfa.accepting[Int(state)] { return [] }
+        var parent: [Int32: (from: Int32, byte: UInt8)] = [state: (-1, 0)]
+        var frontier: [Int32] = [state]
+        for _ in 0..<maxLength {
+            var next: [Int32] = []
+            for s in frontier {
+                for b in 0...255 {
+                    let t = dfa.next(s, UInt8(b))
+                    guard t >= 0, parent[t] == nil else { continue }
+                    parent[t] = (s, UInt8(b))
+                    if dfa.accepting[Int(t)] {
+                        var bytes: [UInt8] = []
+                        var cur = t
+                        while let p = parent[cur], p.from >= 0 {
+                            bytes.append(p.byte)
+                            cur = p.from
+                        }
+                        return bytes.reversed()
+                    }
+                    next.append(t)
+                }
+            }
+            if next.isEmpty { return nil }
+            frontier = next
+        }
+        return nil
+    }
+
     /// The mask of state `s` without end-of-generation tokens, computed on first use.
     func tokenMask(for s: Int32) -> [UInt64] {
         if let m = dfa.masks[Int(s)] { return m }

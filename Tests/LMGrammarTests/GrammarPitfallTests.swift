@@ -260,4 +260,31 @@ struct GrammarPitfallTests {
         #expect(mask[quote / 64] == 1 << UInt64(quote % 64))
         #expect(mask.reduce(0) { $0 + $1.nonzeroBitCount } == 1)
     }
+
+    @Test("when the budget runs out, the shortest completion closes the value", arguments: [
+        (#"{"x":12,"y":"ab"#, #""}"#),
+        (#"{"x":"#, #"0,"y":""}"#),
+        (#"{"#, #""x":0,"y":""}"#),
+        (#"{"x":1,"y":"a\"#, #"""}"#),
+        (#"{"x":1,"y":"ok"}"#, ""),
+    ])
+    func shortestCompletion(prefix: String, completion: String) throws {
+        let probe = try GrammarProbe(Self.point)
+        #expect(probe.feed(prefix))
+        let bytes = try #require(probe.matcher.shortestCompletion())
+        #expect(String(decoding: bytes, as: UTF8.self) == completion)
+        #expect(probe.matcher.accept(bytes: bytes))
+        #expect(probe.matcher.isComplete)
+    }
+
+    @Test("the shortest completion respects counts and ranges")
+    func completionRespectsGuides() throws {
+        let g = Grammar(root: .object([
+            GrammarField(name: "n", value: .integer(minimum: 5, maximum: 240)),
+            GrammarField(name: "k", value: .array(item: .choices(["low", "x"]), minCount: 2, maxCount: 3)),
+        ]))
+        let probe = try GrammarProbe(g)
+        #expect(probe.feed(#"{"n":"#))
+        #expect(String(decoding: try #require(probe.matcher.shortestCompletion()), as: UTF8.self) == #"5,"k":["x","x"]}"#)
+    }
 }
