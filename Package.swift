@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"], swiftSettings: x86v3),
 
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF"]),
-        .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),

@@ -1,0 +1,147 @@
+// Fast per-block activation quantizers. Each produces exactly ggml's reference values
+// (`quantize_row_q8_0_ref`, `quantize_row_q8_1_ref`, `quantize_row_q8_K_ref`), using 16-lane
+// element loops that vectorise, integer tricks for rounding (no per-lane libm calls), and
+// Float scales rounded through f16 where ggml stores f16.
+
+enum ActivationQuantizer {
+    /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0.
+    @inline(__always)
+    static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
+                          scale: UnsafeMutablePointer<Float>) {
+        let d = blockQuantize32(x, quants)
+        scale.pointee = roundedToF16(d)
+    }
+
+    /// 32 floats -> 32 Int8, `d` and `s = d * Σq` (both f16-rounded), as ggml's Q8_1.
+    @inline(__always)
+    static func q8_1Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
+                          scale: UnsafeMutablePointer<Float>, sum: UnsafeMutablePointer<Float>) {
+        let d = blockQuantize32(x, quants)
+        let lo = widen(UnsafeRawPointer(quants).loadUnaligned(as: SIMD16<Int8>.self))
+        let hi = widen(UnsafeRawPointer(quants + 16).loadUnaligned(as: SIMD16<Int8>.self))
+        let ones = SIMD16<Int16>(repeating: 1)
+        let total = horizontalSum(maddPairs(lo, ones) &+ maddPairs(hi, ones))
+        scale.pointee = roundedToF16(d)
+        sum.pointee = roundedToF16(Float(total) * d)
+    }
+
+    /// 256 floats -> 256 Int8, Float `d` and 16 sums of 16 quants, as ggml's Q8_K
+    /// (`iscale = -127 / max` where `max` is the signed value of largest magnitude, round to
+    /// nearest even, clamp at 127).
+    @inline(__always)
+    static func q8_KBlock(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
+                          scale: UnsafeMutablePointer<Float>, bsums: UnsafeMutablePointer<Int16>) {
+        // Largest |x| and the first signed value reaching it (ggml keeps the first on ties).
+        var amax: Float = 0
+        var maxValue: Float = 0
+        var vmax = SIMD16<Float>()
+        for c in 0..<16 { vmax = maxLanes(vmax, absLanes(load16(x + c * 16))) }
+        amax = reduceMax(vmax)
+        if amax == 0 {
+            scale.pointee = 0
+            (UnsafeMutableRawPointer(quants)).initializeMemory(as: UInt8.self, repeating: 0, count: 256)
+            for j in 0..<16 { bsums[j] = 0 }
+            return
+        }
+        for j in 0..<256 where abs(x[j]) == amax { maxValue = x[j]; break }
+        let iscale = -127 / maxValue
+        let v = SIMD16<Float>(repeating: iscale)
+        for c in 0..<16 {
+            var q = roundEven(load16(x + c * 16) * v)
+            q = minLanes(q, SIMD16<Int32>(repeating: 127))
+            let q8 = narrow(q)
+            UnsafeMutableRawPointer(quants + c * 16).storeBytes(of: q8, as: SIMD16<Int8>.self)
+            bsums[c] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(widen(q8), SIMD16<Int16>(repeating: 1))))
+        }
+        scale.pointee = 1 / iscale
+    }
+
+    /// Shared Q8_0/Q8_1 core: writes `round(x / d)` (ties away from zero, like `roundf`) and
+    /// returns the unrounded `d = max|x| / 127`.
+    @inline(__always)
+    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int8>) -> Float {
+        let a = load16(x)
+        let b = load16(x + 16)
+        let amax = reduceMax(maxLanes(absLanes(a), absLanes(b)))
+        let d = amax / 127
+        let id: Float = d != 0 ? 1 / d : 0
+        let qa = narrow(roundAway(a * id))
+        let qb = narrow(roundAway(b * id))
+        UnsafeMutableRawPointer(quants).storeBytes(of: qa, as: SIMD16<Int8>.self)
+        UnsafeMutableRawPointer(quants + 16).storeBytes(of: qb, as: SIMD16<Int8>.self)
+        return d
+    }
+}
+
+@inline(__always)
+private func load16(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
+}
+
+@inline(__always)
+private func absLanes(_ v: SIMD16<Float>) -> SIMD16<Float> {
+    var r = SIMD16<Float>()
+    for i in 0..<16 { r[i] = Float(bitPattern: v[i].bitPattern & 0x7fff_ffff) }
+    return r
+}
+
+@inline(__always)
+private func maxLanes(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
+    var r = SIMD16<Float>()
+    for i in 0..<16 { r[i] = a[i] > b[i] ? a[i] : b[i] }
+    return r
+}
+
+@inline(__always)
+private func minLanes(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = a[i] < b[i] ? a[i] : b[i] }
+    return r
+}
+
+@inline(__always)
+private func reduceMax(_ v: SIMD16<Float>) -> Float {
+    var m = v[0]
+    for i in 1..<16 where v[i] > m { m = v[i] }
+    return m
+}
+
+/// Round to nearest, ties to even, for |x| < 2^22 (the 1.5 * 2^23 magic-number trick, as ggml's
+/// `nearest_int`).
+@inline(__always)
+private func roundEven(_ v: SIMD16<Float>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 {
+        let m = v[i] + 12_582_912
+        r[i] = Int32(bitPattern: m.bitPattern) &- 0x4B40_0000
+    }
+    return r
+}
+
+/// Round to nearest, ties away from zero (C `roundf`), for |x| < 2^22: round to even, then move
+/// exact halves that went toward zero one step outward.
+@inline(__always)
+private func roundAway(_ v: SIMD16<Float>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 {
+        let x = v[i]
+        let m = x + 12_582_912
+        let q = Int32(bitPattern: m.bitPattern) &- 0x4B40_0000
+        let diff = x - (m - 12_582_912)
+        let up: Int32 = (diff == 0.5 && x > 0) ? 1 : 0
+        let down: Int32 = (diff == -0.5 && x < 0) ? 1 : 0
+        r[i] = q &+ up &- down
+    }
+    return r
+}
+
+@inline(__always)
+private func narrow(_ v: SIMD16<Int32>) -> SIMD16<Int8> {
+    var r = SIMD16<Int8>()
+    for i in 0..<16 { r[i] = Int8(truncatingIfNeeded: v[i]) }
+    return r
+}
+
+/// `x` rounded to the nearest binary16 value (ties to even), as Float: the value ggml stores.
+@inline(__always)
+func roundedToF16(_ x: Float) -> Float { halfToFloat(floatToHalf(x)) }

@@ -1,0 +1,124 @@
+/// Preallocated activations for one matmul input, quantized into the format its weights pair
+/// with. Allocated once for at most `[maxTokens, maxCols]` and reused: quantizing allocates nothing.
+///
+/// Storage is structure-of-arrays (not ggml's interleaved blocks) so kernels load 16-byte lanes
+/// of quants and Float scales directly; the values equal ggml's `quantize_row_q8_*`.
+/// For token `t` of the current contents (`cols` values per token):
+/// - `quants`  `[nTokens, cols]` Int8,
+/// - `scales`  `[nTokens, cols / blockSize]` Float (f16-rounded for Q8_0/Q8_1),
+/// - `sums`    `[nTokens, cols / 32]` Float, Q8_1's `s = d * Σq` (f16-rounded),
+/// - `bsums`   `[nTokens, cols / 16]` Int16, Q8_K's sums of 16 quants,
+/// - `floats`  `[nTokens, cols]` Float, only for `.f32`.
+///
+/// `@unchecked Sendable`: the buffers are written by one thread in `quantize` and only read while
+/// a matmul shares them across the pool; callers must not quantize during a matmul.
+public final class QuantizedActivations: @unchecked Sendable {
+    public let maxTokens: Int
+    public let maxCols: Int
+    /// Format of the current contents.
+    public private(set) var format: ActivationFormat = .f32
+    /// Tokens in the current contents.
+    public private(set) var nTokens: Int = 0
+    /// Values per token in the current contents.
+    public private(set) var cols: Int = 0
+
+    let quants: UnsafeMutablePointer<Int8>
+    let scales: UnsafeMutablePointer<Float>
+    let sums: UnsafeMutablePointer<Float>
+    let bsums: UnsafeMutablePointer<Int16>
+    let floats: UnsafeMutablePointer<Float>
+
+    /// - Precondition: `maxTokens > 0`, `maxCols > 0`.
+    public init(maxTokens: Int, maxCols: Int) {
+        precondition(maxTokens > 0 && maxCols > 0, "QuantizedActivations needs a positive capacity")
+        self.maxTokens = maxTokens
+        self.maxCols = maxCols
+        let n = maxTokens * maxCols
+        quants = .allocate(capacity: n + 64)
+        scales = .allocate(capacity: n / 16 + 64)
+        sums = .allocate(capacity: n / 16 + 64)
+        bsums = .allocate(capacity: n / 16 + 64)
+        floats = .allocate(capacity: n + 64)
+    }
+
+    deinit {
+        quants.deallocate()
+        scales.deallocate()
+        sums.deallocate()
+        bsums.deallocate()
+        floats.deallocate()
+    }
+
+    /// Quantizes `x` (`[nTokens, cols]` Floats, row-major) into `format`, replacing the contents.
+    ///
+    /// - Precondition: `nTokens <= maxTokens`, `cols <= maxCols`, and `cols` a multiple of
+    ///   `format.blockSize` (weights' `cols` always are). Violations are programmer errors and trap.
+    public func quantize(_ x: UnsafePointer<Float>, nTokens: Int, cols: Int, format: ActivationFormat) {
+        precondition(nTokens >= 0 && nTokens <= maxTokens, "nTokens \(nTokens) exceeds capacity \(maxTokens)")
+        precondition(cols > 0 && cols <= maxCols, "cols \(cols) exceeds capacity \(maxCols)")
+        precondition(cols % format.blockSize == 0, "cols \(cols) is not a multiple of \(format) blocks")
+        self.format = format
+        self.nTokens = nTokens
+        self.cols = cols
+        for t in 0..<nTokens {
+            let src = x + t * cols
+            switch format {
+            case .f32:
+                (floats + t * cols).update(from: src, count: cols)
+            case .q8_0:
+                let nb = cols / 32
+                for b in 0..<nb {
+                    ActivationQuantizer.q8_0Block(src + b * 32, quants: quants + t * cols + b * 32,
+                                                  scale: scales + t * nb + b)
+                }
+            case .q8_1:
+                let nb = cols / 32
+                for b in 0..<nb {
+                    ActivationQuantizer.q8_1Block(src + b * 32, quants: quants + t * cols + b * 32,
+                                                  scale: scales + t * nb + b, sum: sums + t * nb + b)
+                }
+            case .q8_K:
+                let nb = cols / 256
+                for b in 0..<nb {
+                    ActivationQuantizer.q8_KBlock(src + b * 256, quants: quants + t * cols + b * 256,
+                                                  scale: scales + t * nb + b, bsums: bsums + t * (cols / 16) + b * 16)
+                }
+            }
+        }
+    }
+
+    /// The quantized view of token `t`.
+    @inline(__always)
+    func row(_ t: Int) -> ActivationRow {
+        let nb = cols / format.blockSize
+        return ActivationRow(quants: UnsafePointer(quants + t * cols),
+                             scales: UnsafePointer(scales + t * nb),
+                             sums: UnsafePointer(sums + t * (cols / 32)),
+                             bsums: UnsafePointer(bsums + t * (cols / 16)),
+                             floats: UnsafePointer(floats + t * cols))
+    }
+
+    // Read access for tests and callers that inspect the quantization (token `t`, index `i`).
+
+    /// Quant `i` of token `t`. - Precondition: `t < nTokens`, `i < cols`, format not `.f32`.
+    public func quant(token t: Int, _ i: Int) -> Int8 { quants[t * cols + i] }
+    /// Scale of block `b` of token `t` (Float; Q8_0/Q8_1 values are f16-representable).
+    public func scale(token t: Int, block b: Int) -> Float { scales[t * (cols / format.blockSize) + b] }
+    /// Q8_1's `s` of block `b` of token `t`.
+    public func blockSum(token t: Int, block b: Int) -> Float { sums[t * (cols / 32) + b] }
+    /// Q8_K's sum of quants `16j..<16j+16` of token `t`.
+    public func bsum(token t: Int, _ j: Int) -> Int16 { bsums[t * (cols / 16) + j] }
+    /// Value `i` of token `t` as the kernels see it: `d * q` for quantized formats.
+    public func dequantized(token t: Int, _ i: Int) -> Float {
+        format == .f32 ? floats[t * cols + i] : scale(token: t, block: i / format.blockSize) * Float(quant(token: t, i))
+    }
+}
+
+/// One token's activations as the dot kernels read them (see ``QuantizedActivations``).
+struct ActivationRow {
+    let quants: UnsafePointer<Int8>
+    let scales: UnsafePointer<Float>
+    let sums: UnsafePointer<Float>
+    let bsums: UnsafePointer<Int16>
+    let floats: UnsafePointer<Float>
+}

@@ -1,0 +1,18 @@
+/// Q4_0 weights (4.5 bits/weight, 18 bytes per 32: f16 `d`, 16 bytes of nibbles; weight `j` is
+/// the low nibble of byte `j`, weight `j + 16` the high nibble; value `(q - 8) * d`) against Q8_0
+/// activations, as ggml's `ggml_vec_dot_q4_0_q8_0`.
+enum Q4_0Format: BlockFormat {
+    static var activationFormat: ActivationFormat { .q8_0 }
+    static var blockBytes: Int { 18 }
+    static var groups: Int { 1 }
+
+    @inline(__always)
+    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+        let qs = loadU8x16(block + 2)
+        let eight = SIMD16<Int16>(repeating: 8)
+        return (widen(qs & 0x0f) &- eight, widen(qs &>> 4) &- eight)
+    }
+
+    @inline(__always)
+    static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block) }
+}

@@ -1,0 +1,78 @@
+import LMGGUF
+
+/// Matrix products of quantized weights with activations: `y = W x` for weights `W`
+/// `[rows, cols]` (a ``WeightMatrix`` in any GGUF type LMSession reads) and activations
+/// prepared by ``QuantizedActivations`` in `activationFormat(for: w.type)`.
+///
+/// Results follow ggml's pairing of weight and activation formats (Q4_1·Q8_1, Q4_K·Q8_K, ...),
+/// so they match llama.cpp's CPU results up to Float summation order.
+public enum MatMul {
+    /// `y[r] = Σ_c w[r, c] * x[token, c]` for `r` in `rows` (decode: one token).
+    ///
+    /// - Parameters:
+    ///   - y: the full output vector `[w.rows]`; only `y[rows]` is written.
+    /// - Precondition: `x.format == activationFormat(for: w.type)`, `x.cols == w.cols`,
+    ///   `token < x.nTokens`, `rows` within `0..<w.rows` (programmer errors; they trap).
+    public static func matVec(_ w: WeightMatrix, _ x: QuantizedActivations, token: Int = 0,
+                              into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        let kernel = DotKernels.kernel(for: w.type)
+        check(w, x, kernel, rows)
+        precondition(token >= 0 && token < x.nTokens, "token \(token) out of 0..<\(x.nTokens)")
+        kernel.matVec(w, x, token, y, rows)
+    }
+
+    /// `y[t, r] = Σ_c w[r, c] * x[t, c]` for all `x.nTokens` tokens and `r` in `rows`
+    /// (prefill), tiled so each weight row is decoded once per four tokens.
+    ///
+    /// - Parameters:
+    ///   - y: the full output `[x.nTokens, w.rows]`; only columns `rows` are written.
+    /// - Precondition: as ``matVec(_:_:token:into:rows:)``.
+    public static func matMul(_ w: WeightMatrix, _ x: QuantizedActivations,
+                              into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        let kernel = DotKernels.kernel(for: w.type)
+        check(w, x, kernel, rows)
+        kernel.matMul(w, x, y, rows)
+    }
+
+    /// `y = x Wᵀ`: quantizes `x` `[nTokens, w.cols]` into `scratch`, then splits the rows of `w`
+    /// across `pool`. `y` is `[nTokens, w.rows]`.
+    ///
+    /// - Precondition: `scratch` holds at least `[nTokens, w.cols]`.
+    public static func multiply(_ w: WeightMatrix, x: UnsafePointer<Float>, nTokens: Int,
+                                into y: UnsafeMutablePointer<Float>, scratch: QuantizedActivations,
+                                pool: ThreadPool) {
+        scratch.quantize(x, nTokens: nTokens, cols: w.cols, format: activationFormat(for: w.type))
+        multiply(w, quantized: scratch, into: y, pool: pool)
+    }
+
+    /// `y = x Wᵀ` for activations already quantized in `activationFormat(for: w.type)` (lets
+    /// projections that share an input and a type, such as Q, K and V, quantize it once).
+    /// `y` is `[x.nTokens, w.rows]`.
+    public static func multiply(_ w: WeightMatrix, quantized x: QuantizedActivations,
+                                into y: UnsafeMutablePointer<Float>, pool: ThreadPool) {
+        let kernel = DotKernels.kernel(for: w.type)
+        check(w, x, kernel, 0..<w.rows)
+        // Chunks of whole 16-row tiles keep the matMul tiles intact and threads' outputs apart.
+        if x.nTokens == 1 {
+            pool.parallelFor(0..<w.rows, alignment: 16) { rows in kernel.matVec(w, x, 0, y, rows) }
+        } else if x.nTokens > 1 {
+            pool.parallelFor(0..<w.rows, alignment: 16) { rows in kernel.matMul(w, x, y, rows) }
+        }
+    }
+
+    /// `y[r] = Σ_c w[r, c] * x[c]` for `r` in `rows`, all in Float: for small F32 weights
+    /// `[rowCount, cols]` used with unquantized activations `[cols]`.
+    public static func matVecF32(_ w: UnsafePointer<Float>, cols: Int, x: UnsafePointer<Float>,
+                                 into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        let row = UnsafeRawPointer(w)
+        for r in rows { y[r] = FloatDot<F32Format>.dot(row + 4 * r * cols, x, cols: cols) }
+    }
+
+    private static func check(_ w: WeightMatrix, _ x: QuantizedActivations, _ kernel: DotKernel,
+                              _ rows: Range<Int>) {
+        precondition(x.format == kernel.activationFormat,
+                     "\(w.type) weights need \(kernel.activationFormat) activations, got \(x.format)")
+        precondition(x.cols == w.cols, "activations have \(x.cols) columns, weights \(w.cols)")
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= w.rows, "rows \(rows) out of 0..<\(w.rows)")
+    }
+}

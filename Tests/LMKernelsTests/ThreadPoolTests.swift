@@ -1,0 +1,85 @@
+import Foundation
+import LMKernels
+import Synchronization
+import Testing
+
+@Suite struct ThreadPoolTests {
+    @Test(arguments: [1, 2, 3, 4])
+    func everyThreadIndexRunsExactlyOncePerDispatch(_ threads: Int) {
+        let pool = ThreadPool(threads: threads)
+        #expect(pool.threadCount == threads)
+        let hits = Mutex([Int](repeating: 0, count: threads))
+        let counts = Mutex(Set<Int>())
+        for _ in 0..<100 {
+            pool.run { index, count in
+                counts.withLock { _ = $0.insert(count) }
+                hits.withLock { $0[index] += 1 }
+            }
+        }
+        #expect(counts.withLock { $0 } == [threads])
+        #expect(hits.withLock { $0 } == [Int](repeating: 100, count: threads))
+    }
+
+    @Test func manyRapidDispatchesAllComplete() {
+        let pool = ThreadPool(threads: 2)
+        let total = Atomic<Int>(0)
+        for i in 0..<50_000 {
+            pool.run { index, _ in total.add(index == 0 ? 1 : i & 1, ordering: .relaxed) }
+        }
+        #expect(total.load(ordering: .relaxed) == 50_000 + 25_000)
+    }
+
+    @Test func parallelSumEqualsSingleThreadedSum() {
+        let values = (0..<100_003).map { Double($0 % 1000) * 0.001 }
+        let pool = ThreadPool(threads: 2)
+        var partial = [Double](repeating: 0, count: 2)
+        partial.withUnsafeMutableBufferPointer { out in
+            let out = out.baseAddress!
+            pool.run { index, count in
+                let chunk = ThreadPool.chunk(0..<values.count, index: index, count: count)
+                out[index] = values[chunk].reduce(0, +)
+            }
+        }
+        #expect(partial[0] + partial[1] == values[0..<50_001].reduce(0, +) + values[50_001...].reduce(0, +))
+        #expect(partial[1] != 0)
+    }
+
+    @Test(arguments: [(0..<100, 3, 16), (5..<6, 2, 16), (0..<0, 2, 1), (10..<1000, 2, 4), (0..<49152, 2, 16)])
+    func chunksTileTheRangeWithAlignedBoundaries(_ range: Range<Int>, _ count: Int, _ alignment: Int) {
+        var covered: [Int] = []
+        for i in 0..<count {
+            let c = ThreadPool.chunk(range, index: i, count: count, alignment: alignment)
+            if i < count - 1 { #expect((c.upperBound - range.lowerBound) % alignment == 0 || c.upperBound == range.upperBound) }
+            covered += Array(c)
+        }
+        #expect(covered == Array(range))
+    }
+
+    @Test func nestedRunExecutesInlineInsteadOfDeadlocking() {
+        let pool = ThreadPool(threads: 2)
+        let inner = Atomic<Int>(0)
+        pool.run { _, _ in
+            pool.run { index, count in
+                #expect(index == 0 && count == 1)
+                inner.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(inner.load(ordering: .relaxed) == 2)
+    }
+
+    @Test func poolsShutDownCleanlyWhenReleased() {
+        let runs = Atomic<Int>(0)
+        for _ in 0..<50 {
+            let pool = ThreadPool(threads: 2)
+            pool.run { _, _ in runs.add(1, ordering: .relaxed) }
+        }
+        // Also a pool whose worker has parked before it is released.
+        do {
+            let pool = ThreadPool(threads: 2)
+            pool.run { _, _ in runs.add(1, ordering: .relaxed) }
+            usleep(20_000)
+            pool.run { _, _ in runs.add(1, ordering: .relaxed) }
+        }
+        #expect(runs.load(ordering: .relaxed) == 104)
+    }
+}
