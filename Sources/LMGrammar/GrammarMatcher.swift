@@ -2,11 +2,13 @@
 /// `GrammarMatcher`.
 public struct CompiledGrammar: Sendable {
     let nfa: ByteNFA
+    let maxCachedStates: Int
 
     /// - Throws: `GrammarError` for an unsupported pattern, an undefined reference, an empty
     ///   language (e.g. `minCount > maxCount`) or an automaton above `options.maxStates`.
     public init(_ grammar: Grammar, options: GrammarOptions = GrammarOptions()) throws(GrammarError) {
         nfa = try GrammarCompiler.compile(grammar, options: options)
+        maxCachedStates = max(options.maxCachedStates, 64)
         if !nfa.coReachable()[Int(nfa.start)] { throw .emptyLanguage("no complete value is reachable") }
     }
 
@@ -22,6 +24,7 @@ public struct CompiledGrammar: Sendable {
 public final class GrammarMatcher {
     let dfa: LazyDFA
     let index: TokenIndex
+    let maxCachedStates: Int
     private var state: Int32
     private var ended = false
     private var depthStates: [Int32]
@@ -31,6 +34,7 @@ public final class GrammarMatcher {
     ///   - index: the prepared vocabulary; its token ids are the ids masks and `accept` use.
     public init(grammar: CompiledGrammar, index: TokenIndex) {
         dfa = LazyDFA(nfa: grammar.nfa)
+        maxCachedStates = grammar.maxCachedStates
         self.index = index
         state = dfa.start
         depthStates = [Int32](repeating: 0, count: max(index.fullTrie.maxDepth, index.nonPlainTrie.maxDepth) + 1)
@@ -53,6 +57,16 @@ public final class GrammarMatcher {
         ended = false
     }
 
+    /// Number of determinized states cached now.
+    public var cachedStateCount: Int { dfa.stateCount }
+
+    /// Drops the caches when they outgrew `maxCachedStates`; only between steps, when no walk
+    /// holds state ids.
+    private func limitCache() {
+        guard dfa.stateCount > maxCachedStates, state >= 0 else { return }
+        state = dfa.flush(keeping: state)
+    }
+
     /// Writes the set of allowed next tokens: bit `i % 64` of word `i / 64` is token `i`.
     /// End-of-generation tokens are allowed only when `canEnd`; after the end nothing is.
     /// - Precondition: `mask.count >= index.wordCount`.
@@ -62,6 +76,7 @@ public final class GrammarMatcher {
             mask.update(repeating: 0)
             return
         }
+        limitCache()
         let cached = tokenMask(for: state)
         cached.withUnsafeBufferPointer { src in
             for w in 0..<index.wordCount { mask[w] = src[w] }
@@ -99,6 +114,7 @@ public final class GrammarMatcher {
         }
         let bytes = index.tokenBytes[token]
         guard !bytes.isEmpty else { return false }
+        limitCache()
         var s = state
         for b in bytes {
             s = dfa.next(s, b)
@@ -112,6 +128,7 @@ public final class GrammarMatcher {
     /// - Returns: false (and no change) when some byte is not allowed.
     public func accept(bytes: some Sequence<UInt8>) -> Bool {
         guard !ended, state >= 0 else { return false }
+        limitCache()
         var s = state
         for b in bytes {
             s = dfa.next(s, b)

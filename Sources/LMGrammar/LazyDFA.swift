@@ -104,6 +104,20 @@ final class LazyDFA {
         return out
     }
 
+    /// Forgets every state but `s` (and the start), keeping the table's memory; returns the new
+    /// id of `s`. Ids from before are invalid afterwards.
+    func flush(keeping s: Int32) -> Int32 {
+        let keep = sets[Int(s)]
+        let first = sets[Int(start)]
+        sets.removeAll(keepingCapacity: true)
+        index.removeAll(keepingCapacity: true)
+        accepting.removeAll(keepingCapacity: true)
+        inFreeString.removeAll(keepingCapacity: true)
+        masks.removeAll(keepingCapacity: true)
+        start = intern(first)
+        return intern(keep)
+    }
+
     private func intern(_ set: [Int32]) -> Int32 {
         if let id = index[set] { return id }
         let id = Int32(sets.count)

@@ -57,7 +57,8 @@ struct ScalarSet: Equatable {
 /// Parses the regex subset the matcher can enforce: literals and escapes, `.`, classes
 /// `[...]` with ranges and negation, `\d \w \s` (ASCII meaning) and their negations, groups
 /// (capturing, `(?:`, named), `|`, and the quantifiers `? * + {n} {n,} {n,m}` (lazy forms
-/// accepted, as they match the same strings). `^` and `$` are accepted only at the ends.
+/// accepted, as they match the same strings), `\Q...\E` quoting. `^` and `$` are accepted only at
+/// the ends.
 struct RegexParser {
     let source: String
     let scalars: [Unicode.Scalar]
@@ -181,10 +182,27 @@ struct RegexParser {
             return inner
         case ".": return .set(.dot)
         case "[": return .set(try characterClass())
-        case "\\": return .set(try escape(inClass: false))
+        case "\\":
+            if peek == "Q" { return quoted() }
+            return .set(try escape(inClass: false))
         case "*", "+", "?": throw unsupported("quantifier with nothing to repeat")
         default: return .set(.scalar(c.value))
         }
+    }
+
+    /// `\Q...\E`: everything up to `\E` (or the end) is literal (RegexBuilder writes strings so).
+    mutating func quoted() -> RegexNode {
+        i += 1
+        var items: [RegexNode] = []
+        while let c = peek {
+            if c == "\\", i + 1 < scalars.count, scalars[i + 1] == "E" {
+                i += 2
+                break
+            }
+            items.append(.set(.scalar(c.value)))
+            i += 1
+        }
+        return items.count == 1 ? items[0] : .concat(items)
     }
 
     mutating func characterClass() throws(GrammarError) -> ScalarSet {

@@ -153,6 +153,7 @@ struct GrammarPitfallTests {
         (#"(ab|cd)+x?"#, "abcdab", true), (#"(ab|cd)+x?"#, "abx", true), (#"(ab|cd)+x?"#, "", false),
         (#"a.c"#, "a\u{e9}c", true), (#"[^a-c]+"#, "xyz", true), (#"[^a-c]+"#, "xaz", false),
         (#"say "[a-z]+""#, "say \\\"hi\\\"", true), (#"\w+@\w+\.com"#, "ada@example.com", true),
+        (#"\d+\Q-(x)\E[ab]"#, "12-(x)a", true), (#"\d+\Q-(x)\E[ab]"#, "12-xa", false),
     ])
     func patterns(pattern: String, content: String, valid: Bool) throws {
         #expect(try GrammarProbe.accepts(Grammar(root: .string(pattern: pattern)), "\"\(content)\"") == valid)
@@ -286,5 +287,27 @@ struct GrammarPitfallTests {
         let probe = try GrammarProbe(g)
         #expect(probe.feed(#"{"n":"#))
         #expect(String(decoding: try #require(probe.matcher.shortestCompletion()), as: UTF8.self) == #"5,"k":["x","x"]}"#)
+    }
+
+    @Test("a lazily determinized pattern keeps a bounded cache and still matches exactly")
+    func boundedCache() throws {
+        // The DFA of "an a twelve characters from the end" has thousands of states.
+        let g = Grammar(root: .string(pattern: "[ab]*a[ab]{12}"))
+        let probe = try GrammarProbe(g, options: GrammarOptions(maxCachedStates: 64))
+        var generator = SystemRandomNumberGenerator()
+        var text = ""
+        #expect(probe.feed("\""))
+        for _ in 0..<400 {
+            let c = Bool.random(using: &generator) ? "a" : "b"
+            #expect(probe.feed(c))
+            text += c
+            _ = probe.allowed()
+            #expect(probe.matcher.cachedStateCount <= 64 + 300)
+        }
+        #expect(probe.feed("a" + String(repeating: "b", count: 12) + "\""))
+        #expect(probe.matcher.isComplete)
+        let wrong = try GrammarProbe(g, options: GrammarOptions(maxCachedStates: 64))
+        #expect(wrong.feed("\"" + text + String(repeating: "b", count: 13)))
+        #expect(!wrong.allows("\""))
     }
 }

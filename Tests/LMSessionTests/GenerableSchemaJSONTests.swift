@@ -1,4 +1,5 @@
 import Foundation
+import RegexBuilder
 import LMSession
 import Testing
 
@@ -103,6 +104,44 @@ struct GenerableSchemaJSONTests {
             case let ("emptyTypeChoices", .emptyTypeChoices(schema, _)): return schema == "A"
             case let ("undefinedReferences", .undefinedReferences(_, refs, _)): return refs == ["Missing"]
             default: return false
+            }
+        }
+    }
+}
+
+@Suite("Regex guides")
+struct GenerableRegexGuideTests {
+    @Test("a RegexBuilder regex carries its source (strings quoted as \\Q...\\E) and is enforced")
+    func regexBuilderGuide() throws {
+        let regex = Regex { OneOrMore(.digit); "-"; Capture { "ab" } }
+        let schema = GenerationSchema(type: Recipe.self, properties: [.init(name: "code", type: String.self, guides: [.pattern(regex)])])
+        #expect(try schema.grammarAccepts(#"{"code":"12-ab"}"#))
+        #expect(try !schema.grammarAccepts(#"{"code":"12ab"}"#))
+    }
+
+    @Test("a pattern the matcher cannot enforce is an unsupported guide, also after a JSON round trip")
+    func unsupportedPattern() throws {
+        let schema = GenerationSchema(type: Recipe.self, properties: [.init(name: "code", type: String.self, guides: [.pattern("a(?=b)")])])
+        #expect {
+            try schema.compiledGrammar()
+        } throws: { error in
+            guard case .unsupportedGuide = error as? GenerationSchema.GrammarFailure else { return false }
+            return true
+        }
+        let decoded = try JSONDecoder().decode(GenerationSchema.self, from: JSONEncoder().encode(schema))
+        #expect(throws: GenerationSchema.GrammarFailure.self) { try decoded.compiledGrammar() }
+    }
+
+    @Test("a Regex with no source text (a transform) is an unsupported guide, also after a JSON round trip")
+    func opaquePattern() throws {
+        let regex = Regex { TryCapture { OneOrMore(.digit) } transform: { Int($0) } }
+        let schema = GenerationSchema(type: Recipe.self, properties: [.init(name: "n", type: String.self, guides: [.pattern(regex)])])
+        for candidate in [schema, try JSONDecoder().decode(GenerationSchema.self, from: JSONEncoder().encode(schema))] {
+            #expect {
+                try candidate.compiledGrammar()
+            } throws: { error in
+                guard case .unsupportedGuide = error as? GenerationSchema.GrammarFailure else { return false }
+                return true
             }
         }
     }

@@ -3,8 +3,8 @@ import LMGrammar
 extension GenerationSchema {
     /// Why a schema cannot constrain generation.
     package enum GrammarFailure: Error, Sendable, CustomStringConvertible {
-        /// A guide the token-mask engine cannot enforce (e.g. a Regex built with RegexBuilder,
-        /// or a pattern with lookaround); the session reports it as `unsupportedGuide`.
+        /// A guide the token-mask engine cannot enforce (a pattern with lookaround, a Regex with
+        /// no source text); the session reports it as `unsupportedGuide`.
         case unsupportedGuide(String)
         /// The schema is malformed for generation (undefined reference, empty range...).
         case invalid(String)
@@ -19,7 +19,7 @@ extension GenerationSchema {
 
     /// The JSON grammar of this schema, for the token-mask engine.
     package func grammar() throws(GrammarFailure) -> Grammar {
-        if containsOpaquePattern { throw .unsupportedGuide("a Regex without source text (built with RegexBuilder); use .pattern(\"source\")") }
+        if containsOpaquePattern { throw .unsupportedGuide("a Regex without source text; use .pattern(\"source\")") }
         do {
             return try Grammar(jsonSchema: jsonValue)
         } catch {
