@@ -154,6 +154,7 @@ struct GrammarPitfallTests {
         (#"a.c"#, "a\u{e9}c", true), (#"[^a-c]+"#, "xyz", true), (#"[^a-c]+"#, "xaz", false),
         (#"say "[a-z]+""#, "say \\\"hi\\\"", true), (#"\w+@\w+\.com"#, "ada@example.com", true),
         (#"\d+\Q-(x)\E[ab]"#, "12-(x)a", true), (#"\d+\Q-(x)\E[ab]"#, "12-xa", false),
+        (#"(?i:ab[c-d])x"#, "ABdx", true), (#"(?i:ab[c-d])x"#, "abcX", false), (#"(?i)yes"#, "YeS", true),
     ])
     func patterns(pattern: String, content: String, valid: Bool) throws {
         #expect(try GrammarProbe.accepts(Grammar(root: .string(pattern: pattern)), "\"\(content)\"") == valid)
