@@ -40,4 +40,24 @@ struct GuidedCaseTests {
             #expect(matcher.accept(token: token))
         }
     }
+
+    @Test("a longest-match (non-canonical) tokenization of each instance follows the grammar, on SmolLM2 and Gemma 3",
+          arguments: ["smollm2", "gemma3"])
+    func nonCanonicalTokens(vocabularyName: String) throws {
+        let vocabulary = try (vocabularyName == "gemma3" ? Gemma3Vocabulary.shared : SmolLM2Vocabulary.shared).get()
+        let index = try (vocabularyName == "gemma3" ? Gemma3Vocabulary.sharedIndex : SmolLM2Vocabulary.sharedIndex).get()
+        let tokenizer = LongestMatchTokenizer(vocabulary)
+        let eos = try #require(vocabulary.endOfGeneration.min())
+        var mask = [UInt64](repeating: 0, count: index.wordCount)
+        for guided in try GuidedCase.all.get() {
+            let tokens = try #require(tokenizer.tokenize(guided.text))
+            let matcher = GrammarMatcher(grammar: try CompiledGrammar(guided.schema), index: index)
+            for (step, token) in (tokens + [eos]).enumerated() {
+                mask.withUnsafeMutableBufferPointer { matcher.computeMask(into: $0) }
+                #expect(mask[token >> 6] >> UInt64(token & 63) & 1 == 1, "\(guided.id) step \(step)")
+                #expect(matcher.accept(token: token), "\(guided.id) step \(step)")
+            }
+            #expect(matcher.isTerminated)
+        }
+    }
 }
