@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"], swiftSettings: x86v3),
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"], swiftSettings: x86v3),
 
-        .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF"]),
+        .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
         .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),

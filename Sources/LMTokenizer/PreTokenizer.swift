@@ -186,3 +186,20 @@ enum PreTokenizer: Sendable, Equatable {
         }
     }
 }
+
+extension Tokenizer {
+    /// The words the pre-tokenizer named `name` (a `tokenizer.ggml.pre` value) splits `text` into,
+    /// before byte-level mapping and merges; `nil` for names not implemented. For tests and tools.
+    package static func preTokenizedWords(of text: String, preTokenizer name: String) -> [String]? {
+        guard let pre = PreTokenizer(name: name) else { return nil }
+        let bytes = Array(text.utf8)
+        var scalars: [UInt32] = [], classes: [UInt8] = [], starts: [Int32] = [], ends: [Int] = []
+        bytes.withUnsafeBufferPointer { ScalarClass.decode($0, scalars: &scalars, classes: &classes, byteStarts: &starts) }
+        scalars.withUnsafeBufferPointer { cps in classes.withUnsafeBufferPointer { pre.split(cps, $0, into: &ends) } }
+        var start = 0
+        return ends.map { end in
+            defer { start = end }
+            return String(decoding: bytes[Int(starts[start]) ..< Int(starts[end])], as: UTF8.self)
+        }
+    }
+}

@@ -9,7 +9,7 @@
 /// priority order, which gives the same partition.
 struct SpecialTokenMatcher: Sendable {
     /// Trie edges: `node << 8 | byte` -> child node. Node 0 is the root.
-    private let edges: [UInt32: Int32]
+    private let edges: [UInt64: Int32]
     /// Token ending at each node, or -1.
     private let tokenAt: [Int32]
     /// Whether a token that only counts under `parseSpecial` ends at each node.
@@ -24,7 +24,7 @@ struct SpecialTokenMatcher: Sendable {
     /// - Parameters:
     ///   - tokens: `(id, text, userDefined)` for every control, unknown or user-defined token.
     init(tokens: [(id: Int, text: ArraySlice<UInt8>, userDefined: Bool)]) {
-        var edges: [UInt32: Int32] = [:]
+        var edges: [UInt64: Int32] = [:]
         var tokenAt: [Int32] = [-1]
         var needsParseSpecial: [Bool] = [false]
         var nodeRank: [Int32] = [Int32.max]
@@ -35,7 +35,7 @@ struct SpecialTokenMatcher: Sendable {
         for (r, t) in ordered.enumerated() {
             var node: Int32 = 0
             for b in t.text {
-                let key = UInt32(node) << 8 | UInt32(b)
+                let key = UInt64(node) << 8 | UInt64(b)
                 if let child = edges[key] {
                     node = child
                 } else {
@@ -74,7 +74,7 @@ struct SpecialTokenMatcher: Sendable {
         for start in 0..<n where firstBytes[Int(text[start])] {
             var node: Int32 = 0
             var p = start
-            while p < n, let child = edges[UInt32(node) << 8 | UInt32(text[p])] {
+            while p < n, let child = edges[UInt64(node) << 8 | UInt64(text[p])] {
                 node = child
                 p += 1
                 let t = tokenAt[Int(node)]

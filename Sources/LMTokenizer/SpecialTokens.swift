@@ -37,8 +37,10 @@ struct SpecialTokens: Sendable {
     /// - Parameters:
     ///   - isSPM: `tokenizer.ggml.model` is `llama` (defaults BOS 1, EOS 2, UNK 0) rather than
     ///     `gpt2` (defaults BOS = EOS = 11, no UNK).
+    ///   - table: the vocabulary's byte index, for finding tokens by exact text.
     ///   - attributes: updated with llama.cpp's fix-ups.
-    init(reader: MetadataReader, isSPM: Bool, texts: [String], attributes: inout [TokenAttributes]) throws(TokenizerError) {
+    init(reader: MetadataReader, isSPM: Bool, texts: [String], table: TokenTable,
+         attributes: inout [TokenAttributes]) throws(TokenizerError) {
         let n = texts.count
         func inRange(_ id: Int?) -> Int? { id.flatMap { $0 >= 0 && $0 < n ? $0 : nil } }
         func read(_ key: String, default d: Int?) throws(TokenizerError) -> Int? {
@@ -66,16 +68,9 @@ struct SpecialTokens: Sendable {
         let watched = Self.eotTexts.union(Self.eomTexts).union(Self.fimPreTexts).union(Self.fimSufTexts)
             .union(Self.fimMidTexts).union(Self.fimPadTexts).union(Self.fimRepTexts).union(Self.fimSepTexts)
             .union(Self.eogTexts).union(Self.renderedTexts)
-        // Keyed by bytes: `String` equality is canonical equivalence, token texts are bytes.
-        var watchedByBytes: [[UInt8]: String] = [:]
-        for t in watched { watchedByBytes[Array(t.utf8)] = t }
-        let firstBytes = Set(watched.compactMap { $0.utf8.first })
-        let maxLength = watched.map { $0.utf8.count }.max() ?? 0
         var byText: [String: Int] = [:]
-        for (id, t) in texts.enumerated() {
-            guard let first = t.utf8.first, firstBytes.contains(first), t.utf8.count <= maxLength,
-                  let w = watchedByBytes[Array(t.utf8)], byText[w] == nil else { continue }
-            byText[w] = id
+        for t in watched {
+            if let id = table.id(of: Array(t.utf8)) { byText[t] = id }
         }
         func find(_ current: Int?, _ set: Set<String>) -> Int? {
             if let current { return current }

@@ -14,21 +14,9 @@ struct TokenTable: Sendable {
 
     var count: Int { starts.count - 1 }
 
-    /// Indexes `texts` in order.
+    /// Indexes the texts `bytes[starts[i] ..< starts[i + 1]]` as token `i`.
     /// - Throws: ``TokenizerError/duplicateToken(text:firstID:secondID:)`` when two entries have
     ///   the same bytes.
-    init(texts: [[UInt8]]) throws(TokenizerError) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(texts.reduce(0) { $0 + $1.count })
-        var starts: [Int32] = [0]
-        starts.reserveCapacity(texts.count + 1)
-        for t in texts {
-            bytes.append(contentsOf: t)
-            starts.append(Int32(bytes.count))
-        }
-        try self.init(bytes: bytes, starts: starts)
-    }
-
     init(bytes: [UInt8], starts: [Int32]) throws(TokenizerError) {
         self.bytes = bytes
         self.starts = starts

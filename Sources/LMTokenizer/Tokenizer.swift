@@ -99,7 +99,7 @@ public final class Tokenizer: Sendable {
             guard types.count >= n else { throw .arrayTooShort(key: TokenizerKey.tokenType, count: types.count, needed: n) }
             for i in 0..<n { attributes[i] = TokenAttributes(tokenType: types[i]) }
         }
-        let special = try SpecialTokens(reader: reader, isSPM: isSPM, texts: texts, attributes: &attributes)
+        let special = try SpecialTokens(reader: reader, isSPM: isSPM, texts: texts, table: table, attributes: &attributes)
 
         var addBOS = isSPM ? true : pre?.addBOS ?? false
         var addEOS = false

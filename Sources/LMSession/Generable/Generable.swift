@@ -11,9 +11,9 @@ public protocol ConvertibleFromGeneratedContent: SendableMetatype {
 
 /// A type that can describe itself as generated content (used to put values into prompts and
 /// transcripts).
-// The session module adds `InstructionsRepresentable` and `PromptRepresentable` to this protocol
-// (Apple declares them as its parents) once those protocols exist.
-public protocol ConvertibleToGeneratedContent {
+// Apple declares `InstructionsRepresentable` and `PromptRepresentable` as its parents; the session
+// module's `Prompting/ConvertibleToGeneratedContent+Prompt.swift` gives the default representations.
+public protocol ConvertibleToGeneratedContent: InstructionsRepresentable, PromptRepresentable {
     /// This value as generated content; structures keep their properties in declaration order.
     var generatedContent: GeneratedContent { get }
 }

@@ -29,7 +29,7 @@ public final class InferenceContext: @unchecked Sendable {
         self.contextSize = min(contextSize, c.contextLength)
         let nThreads = threads ?? InferenceContext.defaultThreadCount
         cache = KVCache(nLayer: c.nLayer, contextSize: self.contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
-        compute = ComputeResources(threads: nThreads, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim))
+        compute = ComputeResources(threads: nThreads, maxBatch: Self.maxBatch, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim))
         scratch = ForwardScratch(config: c, maxBatch: Self.maxBatch, contextSize: self.contextSize, threads: compute.threads, logitRows: Self.maxBatch)
         tokens.reserveCapacity(self.contextSize)
     }
@@ -69,16 +69,19 @@ public final class InferenceContext: @unchecked Sendable {
     }
 
     /// Appends `newTokens` and calls `body(i, logits)` with the logits `[vocabSize]` after token `i`
-    /// for every `i` in `0..<newTokens.count` (used by perplexity). The buffer is valid only inside `body`.
+    /// for every `i` in `firstLogits..<newTokens.count` (perplexity scores only part of a chunk, and
+    /// the output head is the costliest matmul). The buffer is valid only inside `body`.
     /// - Throws: as ``evaluate(_:)``.
-    public func evaluate(_ newTokens: [Int], forEachLogits body: (Int, UnsafeBufferPointer<Float>) -> Void) throws(InferenceError) {
+    public func evaluate(_ newTokens: [Int], logitsFrom firstLogits: Int = 0,
+                         forEachLogits body: (Int, UnsafeBufferPointer<Float>) -> Void) throws(InferenceError) {
         try validate(newTokens)
         var start = 0
         let vocab = model.config.vocabSize
         while start < newTokens.count {
             let n = min(Self.maxBatch, newTokens.count - start)
-            forward(newTokens[start..<start + n], logits: .all)
-            for t in 0..<n { body(start + t, UnsafeBufferPointer(start: scratch.logits + t * vocab, count: vocab)) }
+            let skip = min(n, max(0, firstLogits - start))
+            forward(newTokens[start..<start + n], logits: skip == n ? .none : .from(skip))
+            for t in skip..<n { body(start + t, UnsafeBufferPointer(start: scratch.logits + (t - skip) * vocab, count: vocab)) }
             start += n
         }
     }
@@ -90,7 +93,7 @@ public final class InferenceContext: @unchecked Sendable {
         if let bad = newTokens.first(where: { $0 < 0 || $0 >= vocab }) { throw .invalidToken(bad) }
     }
 
-    private enum LogitSelection { case none, last, all }
+    private enum LogitSelection { case none, last, from(Int) }
 
     /// One forward pass over at most `maxBatch` tokens.
     private func forward(_ batch: ArraySlice<Int>, logits selection: LogitSelection) {
@@ -114,9 +117,9 @@ public final class InferenceContext: @unchecked Sendable {
         case .last:
             arch.outputNorm(s.x + (nTokens - 1) * c.nEmbd, nTokens: 1, into: s.xn)
             arch.output(s.xn, nTokens: 1, into: s.logits, compute)
-        case .all:
-            arch.outputNorm(s.x, nTokens: nTokens, into: s.xn)
-            arch.output(s.xn, nTokens: nTokens, into: s.logits, compute)
+        case let .from(t):
+            arch.outputNorm(s.x + t * c.nEmbd, nTokens: nTokens - t, into: s.xn)
+            arch.output(s.xn, nTokens: nTokens - t, into: s.logits, compute)
         }
     }
 }

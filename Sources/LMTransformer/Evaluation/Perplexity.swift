@@ -37,7 +37,7 @@ public struct Perplexity: Sendable {
             var chunk = Array(tokens[c * chunkSize..<(c + 1) * chunkSize])
             if model.tokenizer.addsBOS, let bos = model.tokenizer.bosID { chunk[0] = bos }
             context.truncate(to: 0)
-            try context.evaluate(chunk) { j, logits in
+            try context.evaluate(chunk, logitsFrom: first) { j, logits in
                 guard j >= first, j < chunkSize - 1 else { return }
                 let nll = Self.negativeLogLikelihood(logits, target: chunk[j + 1])
                 nllSum += nll
