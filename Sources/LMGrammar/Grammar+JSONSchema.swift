@@ -1,4 +1,8 @@
 extension Grammar {
+    /// Marks a string schema whose pattern guide has no source text (LMSession writes it for a
+    /// Regex it cannot read back); reading it throws `unsupportedPattern`.
+    package static let unavailablePatternKeyword = "x-lmsession-pattern-unavailable"
+
     /// Reads a JSON Schema: Apple's shape (`x-order`, `$defs`, `title`) or plain JSON Schema.
     ///
     /// Understood: `type` (one name or a list, a list meaning any of them), `properties` in
@@ -121,6 +125,9 @@ extension Grammar {
             let item = try json["items"].map { (j: JSONValue) throws(GrammarError) in try node(j, path: "\(path)/items") } ?? .anyValue
             return .array(item: item, minCount: try int("minItems") ?? 0, maxCount: try int("maxItems"))
         case "string":
+            if json[unavailablePatternKeyword] == .bool(true) {
+                throw .unsupportedPattern(pattern: "", reason: "a Regex without source text")
+            }
             var pattern: String? = nil
             if let p = json["pattern"] {
                 guard case let .string(s, _) = p else { throw fail("pattern must be a string") }

@@ -61,12 +61,18 @@ public struct GrammarOptions: Sendable, Equatable {
     public var maxRecursionDepth: Int
     /// The largest automaton the compiler builds before giving up with `GrammarError.tooLarge`.
     public var maxStates: Int
+    /// Determinized states a matcher caches (1 KiB of transitions each, plus a mask for states
+    /// it stood in) before it drops its caches between two steps and starts them again, as RE2's
+    /// lazy DFA does; bounds memory for patterns whose DFA would blow up.
+    public var maxCachedStates: Int
 
-    public init(maxSpaces: Int = 1, maxAnyValueDepth: Int = 4, maxRecursionDepth: Int = 3, maxStates: Int = 500_000) {
+    public init(maxSpaces: Int = 1, maxAnyValueDepth: Int = 4, maxRecursionDepth: Int = 3, maxStates: Int = 500_000,
+                maxCachedStates: Int = 16_384) {
         self.maxSpaces = maxSpaces
         self.maxAnyValueDepth = maxAnyValueDepth
         self.maxRecursionDepth = maxRecursionDepth
         self.maxStates = maxStates
+        self.maxCachedStates = maxCachedStates
     }
 }
 

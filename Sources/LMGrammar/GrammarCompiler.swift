@@ -264,12 +264,12 @@ struct GrammarCompiler {
         nfa.epsilon(comma(from: memberEnd), key)
         nfa.epsilon(nfa.literal([UInt8(ascii: "}")], from: close), end)
         // Array.
-        nfa.epsilon(try array(.anyValue, minCount: 0, maxCount: nil, depth: depth - 1, from: s), end)
+        nfa.epsilon(try anyArray(depth: depth - 1, from: s), end)
         return end
     }
 
-    /// An unbounded array of `anyValue` items one level shallower.
-    mutating func array(_ item: GrammarNode, minCount: Int, maxCount: Int?, depth: Int, from s: Int32) throws(GrammarError) -> Int32 {
+    /// An unbounded array of any values nested at most `depth` deep.
+    mutating func anyArray(depth: Int, from s: Int32) throws(GrammarError) -> Int32 {
         let open = nfa.newState()
         nfa.edge(s, UInt8(ascii: "["), open)
         let close = nfa.newState()

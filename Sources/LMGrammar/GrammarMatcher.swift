@@ -2,11 +2,13 @@
 /// `GrammarMatcher`.
 public struct CompiledGrammar: Sendable {
     let nfa: ByteNFA
+    let maxCachedStates: Int
 
     /// - Throws: `GrammarError` for an unsupported pattern, an undefined reference, an empty
     ///   language (e.g. `minCount > maxCount`) or an automaton above `options.maxStates`.
     public init(_ grammar: Grammar, options: GrammarOptions = GrammarOptions()) throws(GrammarError) {
         nfa = try GrammarCompiler.compile(grammar, options: options)
+        maxCachedStates = max(options.maxCachedStates, 64)
         if !nfa.coReachable()[Int(nfa.start)] { throw .emptyLanguage("no complete value is reachable") }
     }
 
@@ -22,6 +24,7 @@ public struct CompiledGrammar: Sendable {
 public final class GrammarMatcher {
     let dfa: LazyDFA
     let index: TokenIndex
+    let maxCachedStates: Int
     private var state: Int32
     private var ended = false
     private var depthStates: [Int32]
@@ -31,6 +34,7 @@ public final class GrammarMatcher {
     ///   - index: the prepared vocabulary; its token ids are the ids masks and `accept` use.
     public init(grammar: CompiledGrammar, index: TokenIndex) {
         dfa = LazyDFA(nfa: grammar.nfa)
+        maxCachedStates = grammar.maxCachedStates
         self.index = index
         state = dfa.start
         depthStates = [Int32](repeating: 0, count: max(index.fullTrie.maxDepth, index.nonPlainTrie.maxDepth) + 1)
@@ -53,6 +57,16 @@ public final class GrammarMatcher {
         ended = false
     }
 
+    /// Number of determinized states cached now.
+    public var cachedStateCount: Int { dfa.stateCount }
+
+    /// Drops the caches when they outgrew `maxCachedStates`; only between steps, when no walk
+    /// holds state ids.
+    private func limitCache() {
+        guard dfa.stateCount > maxCachedStates, state >= 0 else { return }
+        state = dfa.flush(keeping: state)
+    }
+
     /// Writes the set of allowed next tokens: bit `i % 64` of word `i / 64` is token `i`.
     /// End-of-generation tokens are allowed only when `canEnd`; after the end nothing is.
     /// - Precondition: `mask.count >= index.wordCount`.
@@ -62,9 +76,27 @@ public final class GrammarMatcher {
             mask.update(repeating: 0)
             return
         }
+        limitCache()
         let cached = tokenMask(for: state)
         cached.withUnsafeBufferPointer { src in
             for w in 0..<index.wordCount { mask[w] = src[w] }
+        }
+        if dfa.accepting[Int(state)] {
+            for w in 0..<index.wordCount { mask[w] |= index.endOfGenerationMask[w] }
+        }
+    }
+
+    /// The same mask computed the slow, obvious way: every token's bytes run through the
+    /// automaton one by one, no trie and no slices. The reference the fast path is tested against.
+    package func computeReferenceMask(into mask: UnsafeMutableBufferPointer<UInt64>) {
+        mask.update(repeating: 0)
+        guard !ended, state >= 0 else { return }
+        for id in 0..<index.tokenCount {
+            let bytes = index.tokenBytes[id]
+            guard !bytes.isEmpty else { continue }
+            var s = state
+            for b in bytes where s >= 0 { s = dfa.next(s, b) }
+            if s >= 0 { mask[id >> 6] |= 1 << UInt64(id & 63) }
         }
         if dfa.accepting[Int(state)] {
             for w in 0..<index.wordCount { mask[w] |= index.endOfGenerationMask[w] }
@@ -82,6 +114,7 @@ public final class GrammarMatcher {
         }
         let bytes = index.tokenBytes[token]
         guard !bytes.isEmpty else { return false }
+        limitCache()
         var s = state
         for b in bytes {
             s = dfa.next(s, b)
@@ -95,6 +128,7 @@ public final class GrammarMatcher {
     /// - Returns: false (and no change) when some byte is not allowed.
     public func accept(bytes: some Sequence<UInt8>) -> Bool {
         guard !ended, state >= 0 else { return false }
+        limitCache()
         var s = state
         for b in bytes {
             s = dfa.next(s, b)
@@ -102,6 +136,40 @@ public final class GrammarMatcher {
         }
         state = s
         return true
+    }
+
+    /// The shortest bytes that complete the value from here (breadth-first over the automaton,
+    /// lowest byte first among equals): what a caller appends when the token budget runs out, so
+    /// a structured value closes instead of being cut. Empty when already complete; nil after the
+    /// end or when no completion within `maxLength` bytes exists.
+    public func shortestCompletion(maxLength: Int = 4096) -> [UInt8]? {
+        guard !ended, state >= 0 else { return nil }
+        if dfa.accepting[Int(state)] { return [] }
+        var parent: [Int32: (from: Int32, byte: UInt8)] = [state: (-1, 0)]
+        var frontier: [Int32] = [state]
+        for _ in 0..<maxLength {
+            var next: [Int32] = []
+            for s in frontier {
+                for b in 0...255 {
+                    let t = dfa.next(s, UInt8(b))
+                    guard t >= 0, parent[t] == nil else { continue }
+                    parent[t] = (s, UInt8(b))
+                    if dfa.accepting[Int(t)] {
+                        var bytes: [UInt8] = []
+                        var cur = t
+                        while let p = parent[cur], p.from >= 0 {
+                            bytes.append(p.byte)
+                            cur = p.from
+                        }
+                        return bytes.reversed()
+                    }
+                    next.append(t)
+                }
+            }
+            if next.isEmpty { return nil }
+            frontier = next
+        }
+        return nil
     }
 
     /// The mask of state `s` without end-of-generation tokens, computed on first use.

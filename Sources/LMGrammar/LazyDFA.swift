@@ -33,7 +33,7 @@ final class LazyDFA {
         let live = nfa.coReachable()
         self.live = live
         kernel = (0..<nfa.count).map { s in live[s] && (!nfa.edges[s].isEmpty || s == Int(nfa.accept)) }
-        capacity = 64
+        capacity = 1024  // 1 MiB of rows; pages are touched only as states appear
         table = .allocate(capacity: capacity * 256)
         mark = [UInt32](repeating: 0, count: nfa.count)
         let first = closure(of: [nfa.start])
@@ -51,17 +51,33 @@ final class LazyDFA {
         return v != Self.unknown ? v : compute(s, b)
     }
 
+    /// Fills the whole row of `s` on its first use: the edges of its NFA states split the bytes
+    /// into intervals that behave alike, and each interval is determinized once.
     private func compute(_ s: Int32, _ b: UInt8) -> Int32 {
+        let set = sets[Int(s)]
+        var cuts: [Int] = [0, 256]
+        for n in set { for e in nfa.edges[Int(n)] { cuts.append(Int(e.lo)); cuts.append(Int(e.hi) + 1) } }
+        cuts.sort()
         var targets: [Int32] = []
-        for n in sets[Int(s)] {
-            for e in nfa.edges[Int(n)] where e.lo <= b && b <= e.hi && live[Int(e.target)] {
-                targets.append(e.target)
+        var lo = 0
+        for cut in cuts where cut > lo {
+            targets.removeAll(keepingCapacity: true)
+            for n in set {
+                for e in nfa.edges[Int(n)] where Int(e.lo) <= lo && lo <= Int(e.hi) && live[Int(e.target)] {
+                    targets.append(e.target)
+                }
             }
+            let t: Int32
+            if targets.isEmpty { t = Self.dead } else {
+                let next = closure(of: targets)
+                t = next.isEmpty ? Self.dead : intern(next)
+            }
+            // `intern` may have moved the table.
+            let row = table + Int(s) * 256
+            for byte in lo..<cut { row[byte] = t }
+            lo = cut
         }
-        let set = closure(of: targets)
-        let t = set.isEmpty ? Self.dead : intern(set)
-        table[Int(s) * 256 + Int(b)] = t
-        return t
+        return table[Int(s) * 256 + Int(b)]
     }
 
     /// The kernel states reachable from `seeds` by epsilon moves, sorted.
@@ -86,6 +102,20 @@ final class LazyDFA {
         }
         out.sort()
         return out
+    }
+
+    /// Forgets every state but `s` (and the start), keeping the table's memory; returns the new
+    /// id of `s`. Ids from before are invalid afterwards.
+    func flush(keeping s: Int32) -> Int32 {
+        let keep = sets[Int(s)]
+        let first = sets[Int(start)]
+        sets.removeAll(keepingCapacity: true)
+        index.removeAll(keepingCapacity: true)
+        accepting.removeAll(keepingCapacity: true)
+        inFreeString.removeAll(keepingCapacity: true)
+        masks.removeAll(keepingCapacity: true)
+        start = intern(first)
+        return intern(keep)
     }
 
     private func intern(_ set: [Int32]) -> Int32 {

@@ -57,11 +57,14 @@ struct ScalarSet: Equatable {
 /// Parses the regex subset the matcher can enforce: literals and escapes, `.`, classes
 /// `[...]` with ranges and negation, `\d \w \s` (ASCII meaning) and their negations, groups
 /// (capturing, `(?:`, named), `|`, and the quantifiers `? * + {n} {n,} {n,m}` (lazy forms
-/// accepted, as they match the same strings). `^` and `$` are accepted only at the ends.
+/// accepted, as they match the same strings), `\Q...\E` quoting, and ASCII case-insensitivity
+/// with `(?i:...)` or a leading `(?i)`. `^` and `$` are accepted only at the ends.
 struct RegexParser {
     let source: String
     let scalars: [Unicode.Scalar]
     var i = 0
+    /// Inside `(?i:...)` (or after a leading `(?i)`): letters match either ASCII case.
+    var ignoresCase = false
 
     init(_ source: String) {
         self.source = source
@@ -171,6 +174,22 @@ struct RegexParser {
                     i += 1
                 } else if peek == "=" || peek == "!" {
                     throw unsupported("lookahead")
+                } else if peek == "i", i + 1 < scalars.count, scalars[i + 1] == ":" || scalars[i + 1] == ")" {
+                    let scoped = scalars[i + 1] == ":"
+                    i += 2
+                    if !scoped {
+                        // `(?i)` applies to the rest of the pattern (only at its start, as RegexBuilder writes it).
+                        guard depth == 0, i == 4 || (i == 5 && scalars[0] == "^") else { throw unsupported("(?i) after the start") }
+                        ignoresCase = true
+                        return .concat([])
+                    }
+                    let saved = ignoresCase
+                    ignoresCase = true
+                    defer { ignoresCase = saved }
+                    let inner = try alternation(depth: depth + 1)
+                    guard peek == ")" else { throw unsupported("unbalanced parenthesis") }
+                    i += 1
+                    return inner
                 } else {
                     throw unsupported("group options (?...)")
                 }
@@ -180,11 +199,40 @@ struct RegexParser {
             i += 1
             return inner
         case ".": return .set(.dot)
-        case "[": return .set(try characterClass())
-        case "\\": return .set(try escape(inClass: false))
+        case "[": return .set(cased(try characterClass()))
+        case "\\":
+            if peek == "Q" { return quoted() }
+            return .set(cased(try escape(inClass: false)))
         case "*", "+", "?": throw unsupported("quantifier with nothing to repeat")
-        default: return .set(.scalar(c.value))
+        default: return .set(cased(.scalar(c.value)))
         }
+    }
+
+    /// `\Q...\E`: everything up to `\E` (or the end) is literal (RegexBuilder writes strings so).
+    mutating func quoted() -> RegexNode {
+        i += 1
+        var items: [RegexNode] = []
+        while let c = peek {
+            if c == "\\", i + 1 < scalars.count, scalars[i + 1] == "E" {
+                i += 2
+                break
+            }
+            items.append(.set(cased(.scalar(c.value))))
+            i += 1
+        }
+        return items.count == 1 ? items[0] : .concat(items)
+    }
+
+    /// With `ignoresCase`, the set plus the other ASCII case of its letters.
+    func cased(_ set: ScalarSet) -> ScalarSet {
+        guard ignoresCase else { return set }
+        var ranges = set.ranges
+        for r in set.ranges {
+            let upper = r.clamped(to: 0x41...0x5A), lower = r.clamped(to: 0x61...0x7A)
+            if !upper.isEmpty, r.overlaps(0x41...0x5A) { ranges.append((upper.lowerBound + 32)...(upper.upperBound + 32)) }
+            if !lower.isEmpty, r.overlaps(0x61...0x7A) { ranges.append((lower.lowerBound - 32)...(lower.upperBound - 32)) }
+        }
+        return ScalarSet(ranges)
     }
 
     mutating func characterClass() throws(GrammarError) -> ScalarSet {

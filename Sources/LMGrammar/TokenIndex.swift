@@ -59,6 +59,9 @@ public struct TokenIndex: Sendable {
         self.tokenBytes = tokenBytes
     }
 
+    /// Trie nodes walked outside strings and inside free strings (a size measure).
+    package var trieNodeCounts: (full: Int, nonPlain: Int) { (fullTrie.count, nonPlainTrie.count) }
+
     enum StringClass { case plain, plainThenPartial, other }
 
     /// Whether `bytes` are complete ordinary string characters (valid UTF-8 per RFC 3629, no

@@ -6,6 +6,7 @@ import TestSupport
 /// does not depend on LMGGUF): `tokenizer.ggml.tokens` in GPT-2 byte-level form, decoded to
 /// bytes, and `tokenizer.ggml.token_type` (3 = control).
 enum SmolLM2Vocabulary {
+    // Also the GGUF token reader Gemma3Vocabulary uses.
     /// End-of-generation ids of SmolLM2 (llama.cpp: 0 `<|endoftext|>`, 2 `<|im_end|>`, 4).
     static let endOfGeneration: Set<Int> = [0, 2, 4]
 
@@ -18,7 +19,15 @@ enum SmolLM2Vocabulary {
     struct ReadError: Error, CustomStringConvertible { let description: String }
 
     static func load() throws -> ArrayVocabulary {
-        let path = try TestModels.path(TestModels.smolLM2)
+        let (tokens, types) = try readTokens(path: try TestModels.path(TestModels.smolLM2))
+        let decode = byteDecoder()
+        let bytes = tokens.map { t in t.unicodeScalars.map { decode[$0] ?? 0 } }
+        let special = Set(types.enumerated().filter { $0.element == 3 }.map(\.offset))
+        return ArrayVocabulary(tokens: bytes, special: special, endOfGeneration: endOfGeneration)
+    }
+
+    /// `tokenizer.ggml.tokens` and `tokenizer.ggml.token_type` of a GGUF file.
+    static func readTokens(path: String) throws -> (tokens: [String], types: [Int]) {
         let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         var reader = Reader(data: data)
         guard try reader.u32() == 0x4655_4747 else { throw ReadError(description: "not a GGUF file") }
@@ -44,10 +53,7 @@ enum SmolLM2Vocabulary {
             }
             if !tokens.isEmpty, !types.isEmpty { break }
         }
-        let decode = byteDecoder()
-        let bytes = tokens.map { t in t.unicodeScalars.map { decode[$0] ?? 0 } }
-        let special = Set(types.enumerated().filter { $0.element == 3 }.map(\.offset))
-        return ArrayVocabulary(tokens: bytes, special: special, endOfGeneration: endOfGeneration)
+        return (tokens, types)
     }
 
     /// The inverse of GPT-2's `bytes_to_unicode`: printable bytes stand for themselves, the
@@ -94,5 +100,60 @@ enum SmolLM2Vocabulary {
             default: throw ReadError(description: "unknown GGUF type \(type)")
             }
         }
+    }
+}
+
+/// The real Gemma 3 vocabulary (SentencePiece, 262,144 tokens): U+2581 stands for a space,
+/// `<0xNN>` byte tokens (type 6) for their byte, control tokens are type 3.
+enum Gemma3Vocabulary {
+    /// `<eos>` and `<end_of_turn>`.
+    static let endOfGeneration: Set<Int> = [1, 106]
+
+    static let shared: Result<ArrayVocabulary, any Error> = Result { try load() }
+    static let sharedIndex: Result<TokenIndex, any Error> = shared.map { TokenIndex($0) }
+
+    static func load() throws -> ArrayVocabulary {
+        let (tokens, types) = try SmolLM2Vocabulary.readTokens(path: try TestModels.path(TestModels.gemma3))
+        let bytes = zip(tokens, types).map { text, type -> [UInt8] in
+            if type == 6, text.hasPrefix("<0x"), let b = UInt8(text.dropFirst(3).prefix(2), radix: 16) { return [b] }
+            return Array(text.replacingOccurrences(of: "\u{2581}", with: " ").utf8)
+        }
+        let special = Set(types.enumerated().filter { $0.element == 3 || $0.element == 2 }.map(\.offset))
+        return ArrayVocabulary(tokens: bytes, special: special, endOfGeneration: endOfGeneration)
+    }
+}
+
+/// Tokenizes text by longest match over a vocabulary: a valid, usually non-canonical token
+/// sequence, the kind a model may produce.
+struct LongestMatchTokenizer {
+    let ids: [[UInt8]: Int]
+    let maxLength: Int
+
+    init(_ vocabulary: ArrayVocabulary) {
+        var ids: [[UInt8]: Int] = [:]
+        for (id, bytes) in vocabulary.tokens.enumerated() where !bytes.isEmpty && !vocabulary.special.contains(id) && ids[bytes] == nil {
+            ids[bytes] = id
+        }
+        self.ids = ids
+        maxLength = min(24, vocabulary.tokens.map(\.count).max() ?? 1)
+    }
+
+    func tokenize(_ text: String) -> [Int]? {
+        let bytes = Array(text.utf8)
+        var out: [Int] = []
+        var i = 0
+        while i < bytes.count {
+            var found = false
+            for n in stride(from: min(maxLength, bytes.count - i), through: 1, by: -1) {
+                if let id = ids[Array(bytes[i..<(i + n)])] {
+                    out.append(id)
+                    i += n
+                    found = true
+                    break
+                }
+            }
+            if !found { return nil }
+        }
+        return out
     }
 }

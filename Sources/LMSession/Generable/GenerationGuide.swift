@@ -15,8 +15,8 @@ indirect enum GuideConstraint: Sendable, Equatable {
     case anyOf([String])
     /// A regular expression's source in Swift Regex syntax.
     case pattern(String)
-    /// A Regex whose source text could not be recovered (built with RegexBuilder); rejected as
-    /// an unsupported guide when the grammar is compiled.
+    /// A Regex whose source text could not be recovered; rejected as an unsupported guide when
+    /// the grammar is compiled.
     case opaquePattern
     case minimum(NumberBound)
     case maximum(NumberBound)
@@ -50,7 +50,8 @@ extension GenerationGuide where Value == String {
     /// The whole value matches `regex`, a Regex literal (`/[A-Z]{3}-\d{4}/`) or `Regex(string)`.
     ///
     /// The pattern's source is read with `_StringProcessing`'s `_literalPattern` (Swift's `Regex`
-    /// has no public accessor for it). A Regex built with RegexBuilder has no source text and is
+    /// has no public accessor for it); RegexBuilder regexes get one too (strings as `\Q...\E`).
+    /// A Regex with components that have no pattern text (custom consumers, transforms) is
     /// rejected with `unsupportedGuide` at generation time; use `pattern(_: String)` instead.
     public static func pattern<Output>(_ regex: Regex<Output>) -> GenerationGuide<String> {
         guard let source = regex._literalPattern else { return .init([.opaquePattern]) }

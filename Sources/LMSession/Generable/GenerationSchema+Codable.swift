@@ -103,7 +103,8 @@ private struct SchemaReader {
             let items = try json["items"].map { (j: JSONValue) throws(SchemaReadError) in try node(j, path: "\(path)/items") } ?? .any
             return .array(items: items, minimumCount: json["minItems"]?.intValue, maximumCount: json["maxItems"]?.intValue)
         case "string":
-            return .string(StringSchema(pattern: json["pattern"]?.stringValue))
+            return .string(StringSchema(pattern: json["pattern"]?.stringValue,
+                                        hasOpaquePattern: json[Grammar.unavailablePatternKeyword] == .bool(true)))
         case "integer":
             return .integer(minimum: json["minimum"]?.intValue, maximum: json["maximum"]?.intValue)
         case "number":

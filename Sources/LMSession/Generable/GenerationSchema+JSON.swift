@@ -51,6 +51,8 @@ extension GenerationSchema {
                 header(type: "string")
                 if let choices = s.choices { m.append(member("enum", .array(choices.map(string), complete: true))) }
                 if let pattern = s.pattern { m.append(member("pattern", string(pattern))) }
+                // Keeps "a Regex guide without source" through JSON, so every path to a grammar rejects it.
+                if s.hasOpaquePattern { m.append(member(Grammar.unavailablePatternKeyword, .bool(true))) }
             }
         case let .integer(lo, hi):
             header(type: "integer")

@@ -33,7 +33,7 @@ struct StringSchema: Sendable, Equatable {
     var choices: [String]?
     /// Regular-expression source the whole string must match.
     var pattern: String?
-    /// A Regex guide whose source could not be read; makes the schema unusable for generation.
+    /// A Regex guide whose source could not be read; generation rejects it as an unsupported guide.
     var hasOpaquePattern = false
 }
 
