@@ -2,8 +2,7 @@ import Foundation
 import LMSession
 import Synchronization
 
-// The tools of scenarios 9 and 10 (scenarios.md), with hand-written `Generable` conformances in the shape of
-// the `@Generable` macro's expansion.
+// The tools of scenarios 9 and 10 (scenarios.md), with `GenerableSchema` declarations in place of the macros.
 
 /// Scenario 10: today's weather in a city, as a structured value. Records the cities it was asked about.
 struct GetWeather: Tool {
@@ -11,37 +10,14 @@ struct GetWeather: Tool {
     let description = "Gets today's weather in a city."
     let cities = Log<String>()
 
-    struct Arguments: Generable {
+    struct Arguments: GenerableSchema {
         var city: String
-
-        static var generationSchema: GenerationSchema {
-            GenerationSchema(type: Self.self, properties: [.init(name: "city", description: "The city's name", type: String.self)])
-        }
-        init(city: String) { self.city = city }
-        init(_ content: GeneratedContent) throws { city = try content.value(forProperty: "city") }
-        var generatedContent: GeneratedContent { GeneratedContent(properties: ["city": city]) }
+        static let generationGuides = GenerationGuides<Arguments>(.init(\.city, description: "The city's name"))
     }
 
-    struct Weather: Generable, Equatable {
+    struct Weather: GenerableSchema, Equatable {
         var temperatureC: Double
         var condition: String
-
-        static var generationSchema: GenerationSchema {
-            GenerationSchema(type: Self.self, properties: [
-                .init(name: "temperatureC", type: Double.self), .init(name: "condition", type: String.self),
-            ])
-        }
-        init(temperatureC: Double, condition: String) {
-            self.temperatureC = temperatureC
-            self.condition = condition
-        }
-        init(_ content: GeneratedContent) throws {
-            temperatureC = try content.value(forProperty: "temperatureC")
-            condition = try content.value(forProperty: "condition")
-        }
-        var generatedContent: GeneratedContent {
-            GeneratedContent(properties: ["temperatureC": temperatureC, "condition": condition])
-        }
     }
 
     func call(arguments: Arguments) async throws -> Weather {
@@ -56,17 +32,9 @@ struct FindContacts: Tool {
     let counts = Log<Int>()
     static let names = ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 
-    struct Arguments: Generable {
+    struct Arguments: GenerableSchema {
         var count: Int
-
-        static var generationSchema: GenerationSchema {
-            GenerationSchema(type: Self.self, properties: [
-                .init(name: "count", description: "How many contacts", type: Int.self, guides: [.range(1...10)]),
-            ])
-        }
-        init(count: Int) { self.count = count }
-        init(_ content: GeneratedContent) throws { count = try content.value(forProperty: "count") }
-        var generatedContent: GeneratedContent { GeneratedContent(properties: ["count": count]) }
+        static let generationGuides = GenerationGuides<Arguments>(.init(\.count, description: "How many contacts", .range(1...10)))
     }
 
     func call(arguments: Arguments) async throws -> [String] {

@@ -4,8 +4,10 @@ import LMTransformer
 /// prefills what is new.
 enum ChatCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
-        let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context"]),
+        let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context", "tools", "tool-calling"]),
                                          switches: ["greedy"])
+        // `--tools SET`: chat through LanguageModelSession with that tool set (ChatTools.swift).
+        if let toolSet = a.string("tools") { return try ChatTools.run(a, toolSet: toolSet) }
         let (params, seed) = try SamplingOptions.parse(a)
         let model = try ModelLocator.load(a.string("model"))
         let template: ChatTemplate
