@@ -5,7 +5,8 @@ import Testing
 /// A small vocabulary for driving `ToolCallDecoder` by hand: token 0 ends generation, then every printable
 /// ASCII character and the newline, then a few multi-byte tokens as a BPE vocabulary would have them.
 struct ToyVocabulary {
-    static let words = ["<tool", "_call", ">", ">{\"", "> ", "</tool_call>", "Hello", " world", "{\"", "name", "arguments"]
+    static let words = ["<tool", "_call", ">", ">{\"", "> ", "</tool_call>", "Hello", " world", "{\"", "name", "arguments",
+                        #"{"name": "FindContacts", "arguments": {"count": "#, "}}"]
     let tokens: [[UInt8]]
     let ids: [String: Int]
 
@@ -27,9 +28,9 @@ struct ToyVocabulary {
     /// `text` one character per token (no merges), so every byte is its own step.
     func characters(_ text: String) -> [Int] { text.map { id(String($0)) } }
 
-    var envelope: ToolCallDecoder.EnvelopeTokens {
+    func envelope(_ style: ToolCallEnvelope.Style) -> ToolCallDecoder.EnvelopeTokens {
         .init(open: [id("<tool"), id("_call"), id(">")], close: [id("</tool_call>")],
-              separatorAndOpen: [id("\n"), id("<tool"), id("_call"), id(">")])
+              separatorAndOpen: [id("\n"), id("<tool"), id("_call"), id(">")], style: style, quote: id("\""))
     }
 }
 
@@ -37,11 +38,12 @@ struct ToyVocabulary {
     static let vocabulary = ToyVocabulary()
     static let tools = [Transcript.ToolDefinition(tool: GetWeather()), Transcript.ToolDefinition(tool: FindContacts())]
 
+    /// A decoder for `tools` (default: weather and contacts), in the object style unless `style` says otherwise.
     static func decoder(_ mode: GenerationOptions.ToolCallingMode.Kind, schema: GenerationSchema? = nil,
-                        tools: [Transcript.ToolDefinition] = tools) throws -> ToolCallDecoder {
+                        tools: [Transcript.ToolDefinition] = tools, style: ToolCallEnvelope.Style = .object) throws -> ToolCallDecoder {
         let counter = Counter()
         return try ToolCallDecoder(definitions: tools, schema: schema, mode: mode, tokens: vocabulary.tokens,
-                                   endOfGeneration: [ToyVocabulary.eos], envelope: vocabulary.envelope,
+                                   endOfGeneration: [ToyVocabulary.eos], envelope: vocabulary.envelope(style),
                                    makeID: { defer { counter.increment() }; return "id\(counter.value)" })
     }
 
@@ -117,12 +119,53 @@ struct ToyVocabulary {
         }
     }
 
-    @Test func requiredForcesTheOpeningTagFirst() throws {
+    @Test(arguments: [(ToolCallEnvelope.Style.object, ["{", "{\"", #"{"name": "FindContacts", "arguments": {"count": "#]), (.list, ["["])])
+    func requiredForcesTheOpeningTagFirst(style: ToolCallEnvelope.Style, continuations: [String]) throws {
         let v = Self.vocabulary
-        var decoder = try Self.decoder(.required)
+        var decoder = try Self.decoder(.required, style: style)
         #expect(decoder.next() == .force([v.id("<tool"), v.id("_call"), v.id(">")]))
-        #expect(Self.allowedTokens(decoder.next()) == [v.id("{"), v.id("{\"")])
+        #expect(Self.allowedTokens(decoder.next()) == continuations.map(v.id))
         #expect(decoder.isCallingTools)
+    }
+
+    @Test func theListStyleTakesEveryCallOfTheRoundInOneEnvelope() throws {
+        let v = Self.vocabulary
+        var decoder = try Self.decoder(.allowed, style: .list)
+        #expect(try Self.feed(&decoder, [v.id("<tool"), v.id("_call")]) == [.held, .held])
+        #expect(try decoder.accept(v.id(">{\"")) == .rejected, "a list must follow the tag")
+        #expect(try decoder.accept(v.id(">")) == .call)
+        let list = "[" + Self.weatherCall + #", {"name": "FindContacts", "arguments": {"count": 2}}]"#
+        #expect(try Self.feed(&decoder, v.characters(list)).allSatisfy { $0 == .call })
+        #expect(decoder.next() == .force([v.id("</tool_call>")]))
+        guard case .call(let calls) = decoder.next() else { Issue.record("the round did not end"); return }
+        #expect(calls.map(\.id) == ["id0", "id1"])
+        #expect(calls.map(\.description) == [#"get_weather({"city":"Moscow"})"#, #"FindContacts({"count":2})"#])
+    }
+
+    @Test func theListStyleDropsARepeatedCall() throws {
+        let v = Self.vocabulary
+        var decoder = try Self.decoder(.required, style: .list)
+        _ = decoder.next()
+        _ = try Self.feed(&decoder, v.characters("[" + Self.weatherCall + ", " + Self.weatherCall + "]"))
+        #expect(decoder.next() == .force([v.id("</tool_call>")]))
+        guard case .call(let calls) = decoder.next() else { Issue.record("the round did not end"); return }
+        #expect(calls.map(\.description) == [#"get_weather({"city":"Moscow"})"#])
+    }
+
+    @Test func theListStyleHoldsAtMostEightCalls() throws {
+        let v = Self.vocabulary
+        var decoder = try Self.decoder(.required, style: .list)
+        _ = decoder.next()
+        // A call in three tokens: the head up to the count, the count, the closing braces.
+        let call = { (count: Int) in [v.id(#"{"name": "FindContacts", "arguments": {"count": "#), v.id("\(count)"), v.id("}}")] }
+        let calls = (1...8).map(call)
+        var list = [v.id("[")] + calls[0]
+        for next in calls.dropFirst() { list += [v.id(","), v.id(" ")] + next }
+        #expect(try Self.feed(&decoder, list).allSatisfy { $0 == .call })
+        #expect(try decoder.accept(v.id(",")) == .rejected)
+        #expect(try decoder.accept(v.id("]")) == .call)
+        guard case .force = decoder.next(), case .call(let made) = decoder.next() else { Issue.record("the round did not end"); return }
+        #expect(made.count == ToolCallDecoder.maximumCallsPerRound)
     }
 
     @Test func disallowedRejectsEveryTokenThatCompletesTheOpeningTag() throws {
@@ -183,9 +226,45 @@ struct ToyVocabulary {
         _ = decoder.next()
         let prefix = v.characters(#"{"name": "get_weather", "arguments": {"city": ""#)
         _ = try Self.feed(&decoder, prefix)
-        let fill = Array(repeating: v.id("a"), count: ToolCallDecoder.maximumTokensPerCall - prefix.count)
+        let fill = Array(repeating: v.id("a"), count: ToolCallDecoder.maximumTokensPerEnvelope - prefix.count)
         #expect(try Self.feed(&decoder, fill).allSatisfy { $0 == .call })
         #expect(throws: LanguageModelSession.GenerationError.self) { try decoder.accept(v.id("a")) }
+    }
+
+    @Test(arguments: [("Oslo}}", "]"), ("Oslo}", "}"), ("Oslo]", "}"), ("Oslo}", "]"), ("Oslo</too", "l"), ("Oslo}}", "}}")])
+    func aStringCannotGoOnWithTheCallsClosingText(string: String, next: String) throws {
+        let v = Self.vocabulary
+        var decoder = try Self.decoder(.required)
+        _ = decoder.next()
+        let prefix = try Self.feed(&decoder, v.characters(#"{"name": "get_weather", "arguments": {"city": ""# + string.dropLast()))
+        #expect(prefix.allSatisfy { $0 == .call })
+        #expect(try decoder.accept(v.id(String(string.last ?? " "))) == (string.hasSuffix("}}") ? .rejected : .call))
+        #expect(try decoder.accept(v.id(next)) == .rejected)
+        #expect(try decoder.accept(v.id("\"")) == .call, "closing the string is still allowed")
+    }
+
+    @Test(arguments: [("greet_wile_greet_greet_wile_greet_greet_wile_greet", true), ("0123456789abcdef0123456789abcdef", true),
+                      ("New York, New York, the city that never sleeps", false), ("0123456789abcdef0123456789abcde", false)])
+    func aStringThatRepeatsItselfIsClosed(string: String, closed: Bool) throws {
+        let v = Self.vocabulary
+        var decoder = try Self.decoder(.required)
+        _ = decoder.next()
+        _ = try Self.feed(&decoder, v.characters(#"{"name": "get_weather", "arguments": {"city": ""# + string))
+        let next = decoder.next()
+        #expect((next == .force([v.id("\"")])) == closed, "\(next)")
+        if closed {
+            _ = try Self.feed(&decoder, v.characters("}}"))
+            #expect(decoder.calls.map(\.arguments) == [GeneratedContent(properties: ["city": string])])
+        }
+    }
+
+    @Test func escapedQuotesAndSingleBracketsStayInTheString() throws {
+        let v = Self.vocabulary
+        var decoder = try Self.decoder(.required)
+        _ = decoder.next()
+        let acceptances = try Self.feed(&decoder, v.characters(#"{"name": "get_weather", "arguments": {"city": "a\"}\" ]b"}}"#))
+        #expect(acceptances.allSatisfy { $0 == .call })
+        #expect(decoder.calls.map(\.description) == [#"get_weather({"city":"a\"}\" ]b"})"#])
     }
 
     @Test func noEndOfGenerationInsideACall() throws {

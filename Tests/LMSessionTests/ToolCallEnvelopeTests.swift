@@ -4,15 +4,39 @@ import Testing
 
 /// How tools and calls are written for the local model (the `<tool_call>` convention).
 @Suite struct ToolCallEnvelopeTests {
-    @Test func theInstructionsListEachToolAsOneLineOfJSONAndSayHowToCall() {
-        let text = ToolCallEnvelope.instructions([Transcript.ToolDefinition(tool: FindContacts())])
+    static let contactsJSON = #"{"name": "FindContacts", "description": "Finds the user's contacts.", "parameters": {"type":"object","properties":{"count":{"type":"integer","description":"How many contacts","minimum":1,"maximum":10}},"required":["count"]}}"#
+    static let weatherJSON = #"{"name": "get_weather", "description": "Gets today's weather in a city.", "parameters": {"type":"object","properties":{"city":{"type":"string","description":"The city's name"}},"required":["city"]}}"#
+
+    @Test func theListStyleInstructionsShowTheToolsAsAJSONListAndAListOfCalls() {
+        let text = ToolCallEnvelope.instructions([Transcript.ToolDefinition(tool: FindContacts()), Transcript.ToolDefinition(tool: GetWeather())], style: .list)
         #expect(text.split(separator: "\n").map(String.init) == [
-            "You can call these tools:",
-            "<tools>",
-            #"{"name": "FindContacts", "description": "Finds the user's contacts.", "parameters": {"type":"object","properties":{"count":{"type":"integer","description":"How many contacts","minimum":1,"maximum":10}},"required":["count"]}}"#,
-            "</tools>",
-            #"To call a tool, answer with <tool_call>{"name": tool name, "arguments": arguments object}</tool_call> and nothing else; the tool's output comes back to you in the next message."#,
+            "You can call these tools (functions) to answer:",
+            "<tools>[\(Self.contactsJSON), \(Self.weatherJSON)]</tools>",
+            "To call tools, reply with nothing but the list of calls, in this form:",
+            #"<tool_call>[{"name": "tool_name", "arguments": {"argument": "value"}}]</tool_call>"#,
+            "Each tool's output comes back to you in a <tool_response> message.",
         ])
+    }
+
+    @Test func theObjectStyleInstructionsShowOneToolPerLineAndOneCallPerEnvelope() {
+        let text = ToolCallEnvelope.instructions([Transcript.ToolDefinition(tool: FindContacts()), Transcript.ToolDefinition(tool: GetWeather())], style: .object)
+        #expect(text.split(separator: "\n").map(String.init) == [
+            "You can call these tools (functions) to answer:",
+            "<tools>", Self.contactsJSON, Self.weatherJSON, "</tools>",
+            #"To call a tool, reply with nothing but <tool_call>{"name": "tool_name", "arguments": {"argument": "value"}}</tool_call>, one per line for several. Each tool's output comes back to you in a <tool_response> message."#,
+        ])
+    }
+
+    @Test(arguments: [("qwen2", ToolCallEnvelope.Style.object), ("qwen3", .object), ("llama", .list), ("gemma3", .list)])
+    func theStyleFollowsTheModelFamily(architecture: String, style: ToolCallEnvelope.Style) {
+        #expect(ToolCallEnvelope.Style(architecture: architecture) == style)
+    }
+
+    @Test func aToolOutputGoesBackInToolResponseTags() {
+        let output = Transcript.ToolOutput(id: "1", toolName: "get_weather", segments: [
+            .structure(Transcript.StructuredSegment(source: "Weather", content: GeneratedContent(properties: ["temperatureC": -3.5]))),
+        ])
+        #expect(ToolCallEnvelope.response(output) == "<tool_response>\n{\"temperatureC\":-3.5}\n</tool_response>")
     }
 
     @Test(arguments: ["title", "x-order", "additionalProperties"])
@@ -25,12 +49,18 @@ import Testing
         #expect((parsed?["properties"] as? [String: Any])?.keys.sorted() == [property])
     }
 
-    @Test func aRoundIsRenderedAsItsCallsInEnvelopesOnePerLine() throws {
-        let calls = Transcript.ToolCalls([
-            Transcript.ToolCall(id: "1", toolName: "get_weather", arguments: GeneratedContent(properties: ["city": "Oslo"])),
-            Transcript.ToolCall(id: "2", toolName: "FindContacts", arguments: GeneratedContent(properties: ["count": 2])),
-        ])
-        #expect(ToolCallEnvelope.render(calls) == """
+    static let round = Transcript.ToolCalls([
+        Transcript.ToolCall(id: "1", toolName: "get_weather", arguments: GeneratedContent(properties: ["city": "Oslo"])),
+        Transcript.ToolCall(id: "2", toolName: "FindContacts", arguments: GeneratedContent(properties: ["count": 2])),
+    ])
+
+    @Test func aRoundIsRenderedAsOneListInTheListStyle() {
+        #expect(ToolCallEnvelope.render(Self.round, style: .list) ==
+            #"<tool_call>[{"name": "get_weather", "arguments": {"city":"Oslo"}}, {"name": "FindContacts", "arguments": {"count":2}}]</tool_call>"#)
+    }
+
+    @Test func aRoundIsRenderedAsOneEnvelopePerLineInTheObjectStyle() throws {
+        #expect(ToolCallEnvelope.render(Self.round, style: .object) == """
             <tool_call>{"name": "get_weather", "arguments": {"city":"Oslo"}}</tool_call>
             <tool_call>{"name": "FindContacts", "arguments": {"count":2}}</tool_call>
             """)

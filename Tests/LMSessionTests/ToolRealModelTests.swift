@@ -55,6 +55,7 @@ import Testing
         defer { print("seed sweep: \(ContinuousClock.now - start)") }
         var decoded = 0
         var names: [String: Int] = [:]
+        var made: [String] = []
         for seed in 0..<20 {
             let options = GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: UInt64(seed)), temperature: 0.7,
                                             maximumResponseTokens: 8, toolCallingMode: .required)
@@ -66,6 +67,7 @@ import Testing
                 #expect(!error.toolCalls.isEmpty)
                 for call in error.toolCalls {
                     names[call.toolName, default: 0] += 1
+                    made.append(call.description)
                     switch call.toolName {
                     case "get_weather": _ = try GetWeather.Arguments(call.arguments)
                     case "FindContacts": #expect((1...10).contains(try FindContacts.Arguments(call.arguments).count))
@@ -77,6 +79,7 @@ import Testing
             #expect(session.transcript.count == 1, "the refused round rolls back")
         }
         #expect(decoded >= 20)
+        print("seed sweep calls: \(made)")
         print("seed sweep: \(decoded) calls decoded, by tool: \(names); usage \(session.usage.input.totalTokenCount) in (\(session.usage.input.cachedTokenCount) cached), \(session.usage.output.totalTokenCount) out")
     }
 

@@ -77,7 +77,9 @@ public final class LocalTransformerProvider: LanguageModelProvider {
         }
         let contextSize = min(requestedContextSize, model.config.contextLength > 0 ? model.config.contextLength : requestedContextSize)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
-        return LoadedModel(model: model, renderer: TranscriptRenderer(template: template, tokenizer: model.tokenizer),
+        let renderer = TranscriptRenderer(template: template, tokenizer: model.tokenizer,
+                                          toolStyle: ToolCallEnvelope.Style(architecture: model.config.architecture))
+        return LoadedModel(model: model, renderer: renderer,
                            contextSize: contextSize, fileSize: fileSize)
     }
 

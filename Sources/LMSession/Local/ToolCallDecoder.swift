@@ -5,9 +5,11 @@ import LMGrammar
 /// generated token is (response text, part of a call, the end), and the calls once they are complete.
 ///
 /// A response starts as free text (or, with a response schema, as the schema's value). Text that completes
-/// ``ToolCallEnvelope/open`` switches to the call grammar (``Grammar/toolCall(_:)``): from there the tool name is
-/// one of the tools and the arguments follow its parameters. When the call's JSON closes, the closing tag is
-/// forced, and the model may end its turn or open another call (a parallel call). With
+/// ``ToolCallEnvelope/open`` switches to the call grammar (``Grammar/toolCall(_:style:maximumCalls:)``): from
+/// there each tool name is one of the tools and the arguments follow its parameters. When the JSON closes, the
+/// closing tag is forced; in the list style that ends the turn, in the object style the model may end its turn
+/// or open another envelope (a parallel call). A call that repeats an earlier call of the round (same name and
+/// arguments) is dropped; in the object style it also ends the turn, as the model is looping. With
 /// ``GenerationOptions/ToolCallingMode/required`` the opening tag is forced at the start; with
 /// ``GenerationOptions/ToolCallingMode/disallowed`` a token that would complete the opening tag is rejected.
 ///
@@ -47,21 +49,28 @@ package struct ToolCallDecoder {
         package var open: [Int]
         /// ``ToolCallEnvelope/close``.
         package var close: [Int]
-        /// ``ToolCallEnvelope/separator`` followed by ``ToolCallEnvelope/open``: the first token is the model's
-        /// choice to call another tool, the rest is forced.
+        /// ``ToolCallEnvelope/separator`` followed by ``ToolCallEnvelope/open`` (object style): the first token
+        /// is the model's choice to call another tool, the rest is forced.
         package var separatorAndOpen: [Int]
+        /// The convention.
+        package var style: ToolCallEnvelope.Style
+        /// The token of a lone `"`, forced to close a string that has started repeating itself (nil: none).
+        package var quote: Int?
 
-        package init(open: [Int], close: [Int], separatorAndOpen: [Int]) {
+        package init(open: [Int], close: [Int], separatorAndOpen: [Int], style: ToolCallEnvelope.Style, quote: Int? = nil) {
             self.open = open
             self.close = close
             self.separatorAndOpen = separatorAndOpen
+            self.style = style
+            self.quote = quote
         }
     }
 
     /// The most calls in one round; after that the model can only end its turn.
     package static let maximumCallsPerRound = 8
-    /// The most tokens the model may generate for one call's JSON (the envelope's forced tokens not counted).
-    package static let maximumTokensPerCall = 256
+    /// The most tokens the model may generate for one envelope's JSON (a call, or a round's list of calls); the
+    /// forced tags are not counted. Bounds a string the model never closes.
+    package static let maximumTokensPerEnvelope = 512
 
     private enum Phase {
         /// Nothing generated yet.
@@ -91,6 +100,7 @@ package struct ToolCallDecoder {
     private var pendingForce: [Int] = []
     private var callBytes: [UInt8] = []
     private var callTokenCount = 0
+    private var stringGuard = ToolCallStringGuard()
     package private(set) var calls: [Transcript.ToolCall] = []
     private var mask: [UInt64]
     private let makeID: () -> String
@@ -109,7 +119,8 @@ package struct ToolCallDecoder {
                  index: TokenIndex, tokenBytes: @escaping (Int) -> [UInt8], envelope: EnvelopeTokens,
                  makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelSession.GenerationError) {
         do {
-            callMatcher = GrammarMatcher(grammar: try CompiledGrammar(try Grammar.toolCall(definitions)), index: index)
+            let grammar = try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound)
+            callMatcher = GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index)
         } catch {
             throw .unsupportedGuide(.init(debugDescription: "The tools' parameters cannot be enforced: \(error)"))
         }
@@ -153,6 +164,12 @@ package struct ToolCallDecoder {
             fillMask(valueMatcher)
             return mask.contains(where: { $0 != 0 }) ? .sample(allowed: mask) : .end
         case .call:
+            // A string that repeats itself is a model stuck in a loop: close it.
+            if stringGuard.isLooping, let quote = envelope.quote, callMatcher.accept(token: quote) {
+                stringGuard.advance(tokenBytes(quote))
+                callBytes += tokenBytes(quote)
+                return .force([quote])
+            }
             fillMask(callMatcher)
             return .sample(allowed: mask)
         case .afterCall:
@@ -195,12 +212,14 @@ package struct ToolCallDecoder {
             }
             return .text
         case .call:
-            guard !isEnd, callMatcher.accept(token: token) else { return .rejected }
-            callBytes += tokenBytes(token)
+            let bytes = tokenBytes(token)
+            guard !isEnd, stringGuard.admits(bytes), callMatcher.accept(token: token) else { return .rejected }
+            stringGuard.advance(bytes)
+            callBytes += bytes
             callTokenCount += 1
-            if callTokenCount > Self.maximumTokensPerCall {
+            if callTokenCount > Self.maximumTokensPerEnvelope {
                 let partial = String(decoding: callBytes, as: UTF8.self)
-                throw .decodingFailure(.init(debugDescription: "The tool call is longer than \(Self.maximumTokensPerCall) tokens: \(partial)"))
+                throw .decodingFailure(.init(debugDescription: "The tool call is longer than \(Self.maximumTokensPerEnvelope) tokens: \(partial)"))
             }
             try closeCallIfComplete()
             return .call
@@ -235,6 +254,7 @@ package struct ToolCallDecoder {
         callMatcher.reset()
         callBytes = []
         callTokenCount = 0
+        stringGuard = ToolCallStringGuard()
         pendingForce = tokens
     }
 
@@ -252,6 +272,9 @@ package struct ToolCallDecoder {
             guard callMatcher.accept(bytes: rest) else { return .rejected }
             phase = .call
             callBytes = Array(rest)
+            callTokenCount = 0
+            stringGuard = ToolCallStringGuard()
+            stringGuard.advance(callBytes)
             try closeCallIfComplete()
             return .call
         }
@@ -262,22 +285,35 @@ package struct ToolCallDecoder {
     private mutating func closeCallIfComplete() throws(LanguageModelSession.GenerationError) {
         guard callMatcher.canEnd else { return }
         let json = String(decoding: callBytes, as: UTF8.self)
+        var repeated = false
         do {
             let content = try GeneratedContent(json: json)
-            let name = try content.value(String.self, forProperty: "name")
-            guard case let .structure(properties, _) = content.kind, let arguments = properties["arguments"] else {
-                throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "no arguments")
+            let items: [GeneratedContent]
+            switch (envelope.style, content.kind) {
+            case (.list, .array(let list)): items = list
+            case (.object, _): items = [content]
+            default: throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "not a list of calls")
             }
-            // A model that repeats a call of this round is looping: drop the repeat and end the round.
-            if calls.contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {
-                phase = .done
-                return
+            for item in items {
+                let name = try item.value(String.self, forProperty: "name")
+                guard case let .structure(properties, _) = item.kind, let arguments = properties["arguments"] else {
+                    throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "a call without arguments")
+                }
+                if calls.contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {
+                    repeated = true
+                } else {
+                    calls.append(Transcript.ToolCall(id: makeID(), toolName: name, arguments: arguments))
+                }
             }
-            calls.append(Transcript.ToolCall(id: makeID(), toolName: name, arguments: arguments))
         } catch {
             throw .decodingFailure(.init(debugDescription: "The tool call does not decode: \(json) (\(error))"))
         }
-        phase = .afterCall
+        // A repeated envelope means the model is looping: end the turn without forcing the closing tag.
+        if envelope.style == .object && repeated {
+            phase = .done
+            return
+        }
+        phase = envelope.style == .list ? .done : .afterCall
         pendingForce = envelope.close
     }
 

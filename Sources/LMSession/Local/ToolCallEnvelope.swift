@@ -1,50 +1,71 @@
 import LMGrammar
-import LMTransformer
 
-/// How tool calls look in the local model's text: the Hermes/Qwen convention, which SmolLM2 and Qwen use
-/// (Gemma has no convention of its own and gets the same).
+/// How tool calls look in the local model's text: the model family's convention.
 ///
-/// A call is `<tool_call>{"name": NAME, "arguments": ARGUMENTS}</tool_call>`; parallel calls are several of
-/// them separated by a newline, and the assistant turn ends after the last one. The tags are plain text for
-/// SmolLM2 (`<`, `tool`, `_`, `call`, `>`), not special tokens. The instructions list every tool as one line of
-/// JSON (name, description, parameters as compact JSON Schema) and say how to call.
+/// Both conventions wrap calls in `<tool_call>`…`</tool_call>` (plain text for SmolLM2: `<`, `tool`, `_`,
+/// `call`, `>`, not special tokens) and send each tool output back in `<tool_response>`…`</tool_response>` tags,
+/// in the template's tool turn (`<|im_start|>tool` for ChatML, a user turn for Gemma):
+/// - ``Style/list`` (SmolLM2, whose tool-calling template and training data use it; also Gemma, which has no
+///   convention of its own): one envelope holding a JSON list of calls,
+///   `<tool_call>[{"name": NAME, "arguments": ARGUMENTS}, ...]</tool_call>`.
+/// - ``Style/object`` (Hermes/Qwen): one envelope per call, `<tool_call>{"name": NAME, "arguments": ARGUMENTS}</tool_call>`,
+///   several calls separated by a newline.
+///
+/// The instructions list every tool as JSON (name, description, parameters as compact JSON Schema) and say how
+/// to call.
 package enum ToolCallEnvelope {
-    /// The text that opens a call.
+    /// The two conventions.
+    package enum Style: Sendable, Equatable {
+        case list, object
+
+        /// The convention of a model with this GGUF `general.architecture`: ``object`` for Qwen, ``list`` otherwise.
+        package init(architecture: String) {
+            self = architecture.hasPrefix("qwen") ? .object : .list
+        }
+    }
+
+    /// The text that opens a call (``Style/object``) or the list of calls (``Style/list``).
     package static let open = "<tool_call>"
-    /// The text that closes a call.
+    /// The text that closes it.
     package static let close = "</tool_call>"
-    /// The text between two calls of one round.
+    /// The text between two envelopes of one round (``Style/object``).
     package static let separator = "\n"
 
     /// The tools section appended to the instructions (system turn).
-    package static func instructions(_ definitions: [Transcript.ToolDefinition]) -> String {
-        let lines = definitions.map { definition in
+    package static func instructions(_ definitions: [Transcript.ToolDefinition], style: Style) -> String {
+        let tools = definitions.map { definition in
             "{\"name\": \(jsonString(definition.name)), \"description\": \(jsonString(definition.description)), "
                 + "\"parameters\": \(compactSchema(definition.storedParameters))}"
         }
-        return "You can call these tools:\n<tools>\n" + lines.joined(separator: "\n") + "\n</tools>\n"
-            + "To call a tool, answer with \(open){\"name\": tool name, \"arguments\": arguments object}\(close) "
-            + "and nothing else; the tool's output comes back to you in the next message."
+        switch style {
+        case .list:
+            return "You can call these tools (functions) to answer:\n<tools>[" + tools.joined(separator: ", ") + "]</tools>\n"
+                + "To call tools, reply with nothing but the list of calls, in this form:\n"
+                + "\(open)[{\"name\": \"tool_name\", \"arguments\": {\"argument\": \"value\"}}]\(close)\n"
+                + "Each tool's output comes back to you in a <tool_response> message."
+        case .object:
+            return "You can call these tools (functions) to answer:\n<tools>\n" + tools.joined(separator: "\n") + "\n</tools>\n"
+                + "To call a tool, reply with nothing but \(open){\"name\": \"tool_name\", \"arguments\": {\"argument\": \"value\"}}\(close), "
+                + "one per line for several. Each tool's output comes back to you in a <tool_response> message."
+        }
     }
 
-    /// The assistant turn of a round: each call in its envelope, in order.
-    package static func render(_ calls: Transcript.ToolCalls) -> String {
-        calls.map { open + callJSON($0) + close }.joined(separator: separator)
+    /// The assistant turn of a round: its calls in the convention's envelope(s).
+    package static func render(_ calls: Transcript.ToolCalls, style: Style) -> String {
+        switch style {
+        case .list: open + "[" + calls.map(callJSON).joined(separator: ", ") + "]" + close
+        case .object: calls.map { open + callJSON($0) + close }.joined(separator: separator)
+        }
     }
 
-    /// A call's JSON inside the envelope: name first, so the grammar can choose the arguments' schema by it.
+    /// A call's JSON: name first, so the grammar can choose the arguments' schema by it.
     package static func callJSON(_ call: Transcript.ToolCall) -> String {
         "{\"name\": \(jsonString(call.toolName)), \"arguments\": \(call.arguments.jsonString)}"
     }
 
-    /// A tool output as the model sees it: its text for a template with a tool role (ChatML), wrapped in
-    /// `<tool_response>` tags naming the tool for one without (Gemma, where it becomes a user turn).
-    static func output(_ output: Transcript.ToolOutput, template: ChatTemplate) -> String {
-        let text = output.segments.descriptionText
-        switch template {
-        case .chatML: return text
-        case .gemma: return "<tool_response name=\(jsonString(output.toolName))>\n\(text)\n</tool_response>"
-        }
+    /// A tool output as the tool turn that carries it back to the model.
+    package static func response(_ output: Transcript.ToolOutput) -> String {
+        "<tool_response>\n" + output.segments.descriptionText + "\n</tool_response>"
     }
 
     /// The parameters schema as compact JSON Schema: Apple's shape without what the model does not need

@@ -7,14 +7,14 @@ extension LocalConversation {
     /// (`logits` are the last prompt token's). Emits response text as it is decided (text that may be the start
     /// of a call is held back until it is not), then either `.toolCalls` or nothing more, then usage.
     ///
-    /// `maximumResponseTokens` counts response text only: once the model opens a call it may finish it (each
-    /// call at most ``ToolCallDecoder/maximumTokensPerCall`` tokens), so a small answer budget does not break
+    /// `maximumResponseTokens` counts response text only: once the model opens a call it may finish it (at most
+    /// ``ToolCallDecoder/maximumTokensPerEnvelope`` tokens), so a small answer budget does not break
     /// tool calling. Usage counts every generated token, envelope included.
     ///
     /// Runs on the conversation's queue, like `run`.
     /// - Throws: ``LanguageModelSession/GenerationError``: `exceededContextWindowSize` when the window fills,
-    ///   `unsupportedGuide` when a tool's parameters cannot be enforced, `decodingFailure` when a call is longer
-    ///   than ``ToolCallDecoder/maximumTokensPerCall``.
+    ///   `unsupportedGuide` when a tool's parameters cannot be enforced, `decodingFailure` when a call's JSON is longer
+    ///   than ``ToolCallDecoder/maximumTokensPerEnvelope`` tokens.
     func runWithTools(_ request: LanguageModelRequest, loaded: LoadedModel, context: InferenceContext,
                       logits firstLogits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int,
                       stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
@@ -22,7 +22,7 @@ extension LocalConversation {
         let index = loaded.tokenIndex.index(for: tokenizer)
         var decoder = try ToolCallDecoder(
             definitions: request.toolDefinitions, schema: request.schema, mode: request.options.toolCallingMode?.kind ?? .allowed,
-            index: index, tokenBytes: { tokenizer.tokenBytes($0) }, envelope: .init(tokenizer))
+            index: index, tokenBytes: { tokenizer.tokenBytes($0) }, envelope: .init(tokenizer, style: loaded.renderer.toolStyle))
         let (parameters, seed) = request.options.samplingParameters()
         var sampler = Sampler(parameters, seed: seed)
         var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
@@ -106,9 +106,11 @@ extension LocalConversation {
 extension ToolCallDecoder.EnvelopeTokens {
     /// The envelope texts as `tokenizer` writes them (special-token text parsed, so a vocabulary with a
     /// `<tool_call>` token uses it).
-    init(_ tokenizer: Tokenizer) {
+    init(_ tokenizer: Tokenizer, style: ToolCallEnvelope.Style) {
         func tokens(_ text: String) -> [Int] { tokenizer.encode(text, addBOS: false, parseSpecial: true) }
+        let quote = tokens("\"")
         self.init(open: tokens(ToolCallEnvelope.open), close: tokens(ToolCallEnvelope.close),
-                  separatorAndOpen: tokens(ToolCallEnvelope.separator + ToolCallEnvelope.open))
+                  separatorAndOpen: tokens(ToolCallEnvelope.separator + ToolCallEnvelope.open), style: style,
+                  quote: quote.count == 1 ? quote[0] : nil)
     }
 }

@@ -2,13 +2,14 @@ import LMGrammar
 
 extension Grammar {
     /// The JSON inside a call's envelope: one of the tools' `{"name": NAME, "arguments": ARGUMENTS}` objects,
-    /// where NAME is the tool's name (a constant) and ARGUMENTS follows that tool's parameters schema.
+    /// where NAME is the tool's name (a constant) and ARGUMENTS follows that tool's parameters schema; for
+    /// ``ToolCallEnvelope/Style/list`` a list of 1 to `maximumCalls` of them.
     ///
     /// Each tool's named definitions (`$defs`) are kept apart by prefixing them with the tool's position, so two
     /// tools may both define a type called `Address`.
     /// - Throws: `GrammarError` when a tool's parameters cannot be read as a grammar, with the tool's name
     ///   in front of the path.
-    static func toolCall(_ definitions: [Transcript.ToolDefinition]) throws(GrammarError) -> Grammar {
+    static func toolCall(_ definitions: [Transcript.ToolDefinition], style: ToolCallEnvelope.Style, maximumCalls: Int) throws(GrammarError) -> Grammar {
         var alternatives: [GrammarNode] = []
         var merged: [String: GrammarNode] = [:]
         for (position, definition) in definitions.enumerated() {
@@ -26,7 +27,11 @@ extension Grammar {
             ]))
         }
         guard !alternatives.isEmpty else { throw .emptyLanguage("no tools to call") }
-        return Grammar(root: alternatives.count == 1 ? alternatives[0] : .anyOf(alternatives), definitions: merged)
+        let call = alternatives.count == 1 ? alternatives[0] : .anyOf(alternatives)
+        switch style {
+        case .object: return Grammar(root: call, definitions: merged)
+        case .list: return Grammar(root: .array(item: call, minCount: 1, maxCount: maximumCalls), definitions: merged)
+        }
     }
 }
 

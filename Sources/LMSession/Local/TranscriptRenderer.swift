@@ -7,6 +7,8 @@ import LMTransformer
 struct TranscriptRenderer: Sendable {
     let template: ChatTemplate
     let tokenizer: Tokenizer
+    /// How tool calls and outputs are written (the model family's convention).
+    var toolStyle = ToolCallEnvelope.Style.list
 
     /// The prompt tokens for `request`: every entry, then the assistant turn's opening.
     func promptTokens(for request: LanguageModelRequest) -> [Int] {
@@ -44,7 +46,7 @@ struct TranscriptRenderer: Sendable {
         case .entries(let entries):
             marginalCount(entries.map { message(for: $0, schemaIncluded: true) })
         case .tools(let definitions):
-            definitions.isEmpty ? 0 : tokenizer.encode("\n\n" + Self.toolsSection(definitions), addBOS: false).count
+            definitions.isEmpty ? 0 : tokenizer.encode("\n\n" + toolsSection(definitions), addBOS: false).count
         case .schema(let schema):
             tokenizer.encode("\n\n" + Self.schemaSection(schema), addBOS: false).count
         }
@@ -72,7 +74,7 @@ struct TranscriptRenderer: Sendable {
         case .instructions(let instructions):
             var text = instructions.segments.descriptionText
             if !instructions.toolDefinitions.isEmpty {
-                text += (text.isEmpty ? "" : "\n\n") + Self.toolsSection(instructions.toolDefinitions)
+                text += (text.isEmpty ? "" : "\n\n") + toolsSection(instructions.toolDefinitions)
             }
             return ChatMessage(role: .system, content: text)
         case .prompt(let prompt):
@@ -82,9 +84,10 @@ struct TranscriptRenderer: Sendable {
             }
             return ChatMessage(role: .user, content: text)
         case .toolCalls(let calls):
-            return ChatMessage(role: .assistant, content: ToolCallEnvelope.render(calls))
+            return ChatMessage(role: .assistant, content: ToolCallEnvelope.render(calls, style: toolStyle))
         case .toolOutput(let output):
-            return ChatMessage(role: .tool, content: ToolCallEnvelope.output(output, template: template))
+            // The template's tool role (ChatML renders any role; Gemma folds it into a user turn).
+            return ChatMessage(role: .tool, content: ToolCallEnvelope.response(output))
         case .response(let response):
             return ChatMessage(role: .assistant, content: response.segments.descriptionText)
         }
@@ -95,7 +98,7 @@ struct TranscriptRenderer: Sendable {
     }
 
     /// How tools are described in the instructions (see ``ToolCallEnvelope``).
-    static func toolsSection(_ definitions: [Transcript.ToolDefinition]) -> String {
-        ToolCallEnvelope.instructions(definitions)
+    func toolsSection(_ definitions: [Transcript.ToolDefinition]) -> String {
+        ToolCallEnvelope.instructions(definitions, style: toolStyle)
     }
 }
