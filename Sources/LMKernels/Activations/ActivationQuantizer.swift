@@ -6,7 +6,7 @@
 enum ActivationQuantizer {
     /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0.
     @inline(__always)
-    static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
+    static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
                           scale: UnsafeMutablePointer<Float>) {
         let d = blockQuantize32(x, quants)
         scale.pointee = roundedToF16(d)
@@ -14,11 +14,10 @@ enum ActivationQuantizer {
 
     /// 32 floats -> 32 Int8, `d` and `s = d * Σq` (both f16-rounded), as ggml's Q8_1.
     @inline(__always)
-    static func q8_1Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
+    static func q8_1Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
                           scale: UnsafeMutablePointer<Float>, sum: UnsafeMutablePointer<Float>) {
         let d = blockQuantize32(x, quants)
-        let lo = widen(UnsafeRawPointer(quants).loadUnaligned(as: SIMD16<Int8>.self))
-        let hi = widen(UnsafeRawPointer(quants + 16).loadUnaligned(as: SIMD16<Int8>.self))
+        let lo = loadI16x16(quants), hi = loadI16x16(quants + 16)
         let ones = SIMD16<Int16>(repeating: 1)
         let total = horizontalSum(maddPairs(lo, ones) &+ maddPairs(hi, ones))
         scale.pointee = roundedToF16(d)
@@ -29,8 +28,9 @@ enum ActivationQuantizer {
     /// (`iscale = -127 / max` where `max` is the signed value of largest magnitude, round to
     /// nearest even, clamp at 127).
     @inline(__always)
-    static func q8_KBlock(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
-                          scale: UnsafeMutablePointer<Float>, bsums: UnsafeMutablePointer<Int16>) {
+    static func q8_KBlock(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
+                          scale: UnsafeMutablePointer<Float>, bsums: UnsafeMutablePointer<Int16>,
+                          groupSums: UnsafeMutablePointer<Int16>) {
         // Largest |x| and the first signed value reaching it (ggml keeps the first on ties).
         var amax: Float = 0
         var maxValue: Float = 0
@@ -39,8 +39,9 @@ enum ActivationQuantizer {
         amax = reduceMax(vmax)
         if amax == 0 {
             scale.pointee = 0
-            (UnsafeMutableRawPointer(quants)).initializeMemory(as: UInt8.self, repeating: 0, count: 256)
+            quants.update(repeating: 0, count: 256)
             for j in 0..<16 { bsums[j] = 0 }
+            for j in 0..<8 { groupSums[j] = 0 }
             return
         }
         for j in 0..<256 where abs(x[j]) == amax { maxValue = x[j]; break }
@@ -49,17 +50,18 @@ enum ActivationQuantizer {
         for c in 0..<16 {
             var q = roundEven(load16(x + c * 16) * v)
             q = minLanes(q, SIMD16<Int32>(repeating: 127))
-            let q8 = narrow(q)
-            UnsafeMutableRawPointer(quants + c * 16).storeBytes(of: q8, as: SIMD16<Int8>.self)
-            bsums[c] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(widen(q8), SIMD16<Int16>(repeating: 1))))
+            let q16 = narrow(q)
+            UnsafeMutableRawPointer(quants + c * 16).storeBytes(of: q16, as: SIMD16<Int16>.self)
+            bsums[c] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(q16, SIMD16<Int16>(repeating: 1))))
         }
+        for j in 0..<8 { groupSums[j] = bsums[2 * j] &+ bsums[2 * j + 1] }
         scale.pointee = 1 / iscale
     }
 
     /// Shared Q8_0/Q8_1 core: writes `round(x / d)` (ties away from zero, like `roundf`) and
     /// returns the unrounded `d = max|x| / 127`.
     @inline(__always)
-    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int8>) -> Float {
+    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int16>) -> Float {
         let a = load16(x)
         let b = load16(x + 16)
         let amax = reduceMax(maxLanes(absLanes(a), absLanes(b)))
@@ -67,8 +69,8 @@ enum ActivationQuantizer {
         let id: Float = d != 0 ? 1 / d : 0
         let qa = narrow(roundAway(a * id))
         let qb = narrow(roundAway(b * id))
-        UnsafeMutableRawPointer(quants).storeBytes(of: qa, as: SIMD16<Int8>.self)
-        UnsafeMutableRawPointer(quants + 16).storeBytes(of: qb, as: SIMD16<Int8>.self)
+        UnsafeMutableRawPointer(quants).storeBytes(of: qa, as: SIMD16<Int16>.self)
+        UnsafeMutableRawPointer(quants + 16).storeBytes(of: qb, as: SIMD16<Int16>.self)
         return d
     }
 }
@@ -136,9 +138,9 @@ private func roundAway(_ v: SIMD16<Float>) -> SIMD16<Int32> {
 }
 
 @inline(__always)
-private func narrow(_ v: SIMD16<Int32>) -> SIMD16<Int8> {
-    var r = SIMD16<Int8>()
-    for i in 0..<16 { r[i] = Int8(truncatingIfNeeded: v[i]) }
+private func narrow(_ v: SIMD16<Int32>) -> SIMD16<Int16> {
+    var r = SIMD16<Int16>()
+    for i in 0..<16 { r[i] = Int16(truncatingIfNeeded: v[i]) }
     return r
 }
 
