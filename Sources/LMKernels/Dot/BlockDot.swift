@@ -53,10 +53,13 @@ func pairedDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ a: UnsafePointer<Int16>) -
     widenPairs(w.0 &* loadI16x16(a) &+ w.1 &* loadI16x16(a + 16))
 }
 
-/// `r[i] = v[2i] + v[2i+1]` in Int32.
+/// `r[i] = v[2i] + v[2i+1]` in Int32: the Int16 pairs seen as Int32 lanes, the low half
+/// sign-extended by a shift pair and the high half by an arithmetic shift (3 shifts and an add
+/// per vector; a multiply-add by ones gets turned into slower shuffles by LLVM).
 @inline(__always)
 func widenPairs(_ v: SIMD16<Int16>) -> SIMD8<Int32> {
-    maddPairs(v, SIMD16<Int16>(repeating: 1))
+    let w = unsafeBitCast(v, to: SIMD8<Int32>.self)
+    return ((w &<< 16) &>> 16) &+ (w &>> 16)
 }
 
 /// The generic integer row kernels over any ``BlockFormat``.

@@ -72,10 +72,11 @@ func horizontalSum(_ v: SIMD8<Int32>) -> Int32 {
 /// is the per-block hot path.
 @inline(__always)
 func f16(_ h: UInt16) -> Float {
-    let b = UInt32(h)
-    // Exponent and mantissa move into Float position; scaling by 2^112 re-biases the exponent
-    // (and renormalises subnormals) in one exact multiply that also keeps the sign.
-    return Float(bitPattern: (b & 0x7fff) << 13 | (b & 0x8000) << 16) * 0x1p112
+    // Sign-extending puts the sign in bit 31 after the shift; exponent and mantissa land in
+    // Float position (the mask clears the sign copies between them). Scaling by 2^112 re-biases
+    // the exponent (and renormalises subnormals) in one exact multiply that keeps the sign.
+    let b = UInt32(bitPattern: Int32(Int16(bitPattern: h)) &<< 13) & 0x8fff_e000
+    return Float(bitPattern: b) * 0x1p112
 }
 
 /// `f16` with infinities and NaNs kept (one more select), for F16 weight values.
