@@ -1,3 +1,5 @@
+import LMGGUF
+
 /// Preallocated activations for one matmul input, quantized into the format its weights pair
 /// with. Allocated once for at most `[maxTokens, maxCols]` and reused: quantizing allocates nothing.
 ///
@@ -91,6 +93,12 @@ public final class QuantizedActivations: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Quantizes `x` (`[nTokens, cols]`) into the format weights of `type` pair with
+    /// (`activationFormat(for: type)`). - Precondition: as ``quantize(_:nTokens:cols:format:)``.
+    public func quantize(_ x: UnsafePointer<Float>, nTokens: Int, cols: Int, for type: GGMLType) {
+        quantize(x, nTokens: nTokens, cols: cols, format: activationFormat(for: type))
     }
 
     /// The quantized view of token `t`.
