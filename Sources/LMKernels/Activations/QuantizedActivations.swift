@@ -4,10 +4,13 @@ import LMGGUF
 /// with. Allocated once for at most `[maxTokens, maxCols]` and reused: quantizing allocates nothing.
 ///
 /// Storage is structure-of-arrays (not ggml's interleaved blocks) and the 8-bit quants are kept
-/// sign-extended to Int16, so kernels feed them straight into 16-bit multiply-adds for every
-/// weight row without re-widening them; the values equal ggml's `quantize_row_q8_*`.
+/// sign-extended to Int16, so kernels feed them straight into 16-bit multiplies for every weight
+/// row without re-widening them; the values equal ggml's `quantize_row_q8_*`. Within each block
+/// of 32 the quants are stored in even/odd order (quants 0, 2, ..., 30, then 1, 3, ..., 31):
+/// every GGUF weight format keeps weight `i` in byte `i` (or a nibble or bits of it), so a weight
+/// row read as 16-bit lanes splits into even and odd weights with shifts alone, no byte unpacking.
 /// For token `t` of the current contents (`cols` values per token):
-/// - `quants`  `[nTokens, cols]` Int16 holding Int8 values,
+/// - `quants`  `[nTokens, cols]` Int16 holding Int8 values, even/odd order per 32,
 /// - `scales`  `[nTokens, cols / blockSize]` Float (f16-rounded for Q8_0/Q8_1),
 /// - `sums`    `[nTokens, cols / 32]` Float, Q8_1's `s = d * Σq` (f16-rounded),
 /// - `bsums`   `[nTokens, cols / 16]` Int16, Q8_K's sums of 16 quants,
@@ -116,7 +119,10 @@ public final class QuantizedActivations: @unchecked Sendable {
     // Read access for tests and callers that inspect the quantization (token `t`, index `i`).
 
     /// Quant `i` of token `t`. - Precondition: `t < nTokens`, `i < cols`, format not `.f32`.
-    public func quant(token t: Int, _ i: Int) -> Int8 { Int8(truncatingIfNeeded: quants[t * cols + i]) }
+    public func quant(token t: Int, _ i: Int) -> Int8 {
+        let j = i & 31
+        return Int8(truncatingIfNeeded: quants[t * cols + (i - j) + (j & 1) * 16 + j >> 1])
+    }
     /// Scale of block `b` of token `t` (Float; Q8_0/Q8_1 values are f16-representable).
     public func scale(token t: Int, block b: Int) -> Float { scales[t * (cols / format.blockSize) + b] }
     /// Q8_1's `s` of block `b` of token `t`.

@@ -9,9 +9,9 @@ enum Q4_0Format: BlockFormat {
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let qs = loadU8x16(block + 2)
+        let (even, odd) = nibblePairPlanes(block + 2)
         let eight = SIMD16<Int16>(repeating: 8)
-        return (widen(qs & 0x0f) &- eight, widen(qs &>> 4) &- eight)
+        return (even &- eight, odd &- eight)
     }
 
     @inline(__always)

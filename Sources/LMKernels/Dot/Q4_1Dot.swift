@@ -10,8 +10,7 @@ enum Q4_1Format: BlockFormat {
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let qs = loadU8x16(block + 4)
-        return (widen(qs & 0x0f), widen(qs &>> 4))
+        nibblePairPlanes(block + 4)
     }
 
     @inline(__always)

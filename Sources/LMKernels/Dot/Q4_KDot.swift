@@ -14,12 +14,7 @@ enum Q4_KFormat: BlockFormat {
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: KScales, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let qs = block + 16 + 32 * (g >> 1)
-        let lo = widen(loadU8x16(qs)), hi = widen(loadU8x16(qs + 16))
-        if g & 1 == 0 {
-            return ((lo & 0x0f) , (hi & 0x0f) )
-        }
-        return ((lo &>> 4) , (hi &>> 4) )
+        nibblePlanes32(block + 16 + 32 * (g >> 1), high: g & 1 == 1)
     }
 
     @inline(__always)

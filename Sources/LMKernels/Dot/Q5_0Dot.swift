@@ -10,24 +10,27 @@ enum Q5_0Format: BlockFormat {
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
         let high = fifthBits(block.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
-        let qs = loadU8x16(block + 6)
+        let low = nibblePairPlanes(block + 6)
         let sixteen = SIMD16<Int16>(repeating: 16)
-        return ((widen(qs & 0x0f) | high.0) &- sixteen, (widen(qs &>> 4) | high.1) &- sixteen)
+        return ((low.0 | high.0) &- sixteen, (low.1 | high.1) &- sixteen)
     }
 
     @inline(__always)
     static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block) }
 }
 
-/// Lane `i` (0..<32) of the pair is 16 when bit `i` of `bits` is set, else 0: the fifth bit of
-/// each weight. A multiply moves bit `i` of lane `i` to bit 15 and a shift brings it to bit 4,
-/// with no per-lane variable shifts or selects (SSE2 has neither).
+/// The fifth bit (16 or 0) of each weight of a 32-group from its 32 high bits `bits` (bit `i`
+/// for weight `i`), as even/odd lanes. A multiply moves bit `i` of its lane to bit 15 and a shift
+/// brings it to bit 4, with no per-lane variable shifts or selects (SSE2 has neither).
 @inline(__always)
 func fifthBits(_ bits: UInt32) -> (SIMD16<Int16>, SIMD16<Int16>) {
-    let mask = SIMD16<UInt16>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
-    let toTop = SIMD16<UInt16>(32768, 16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1)
-    let lo = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: bits))
-    let hi = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: bits >> 16))
-    return (unsafeBitCast(((lo & mask) &* toTop) &>> 11, to: SIMD16<Int16>.self),
-            unsafeBitCast(((hi & mask) &* toTop) &>> 11, to: SIMD16<Int16>.self))
+    let lo = UInt16(truncatingIfNeeded: bits), hi = UInt16(truncatingIfNeeded: bits >> 16)
+    // Lanes 0..<8 hold weights below 16 (bits of `lo`), lanes 8..<16 the rest (bits of `hi`).
+    let source = SIMD16<UInt16>(lowHalf: SIMD8(repeating: lo), highHalf: SIMD8(repeating: hi))
+    let evenMask = SIMD16<UInt16>(1, 4, 16, 64, 256, 1024, 4096, 16384, 1, 4, 16, 64, 256, 1024, 4096, 16384)
+    let evenToTop = SIMD16<UInt16>(32768, 8192, 2048, 512, 128, 32, 8, 2, 32768, 8192, 2048, 512, 128, 32, 8, 2)
+    let oddMask = evenMask &* 2
+    let oddToTop = evenToTop / 2
+    return (unsafeBitCast(((source & evenMask) &* evenToTop) &>> 11, to: SIMD16<Int16>.self),
+            unsafeBitCast(((source & oddMask) &* oddToTop) &>> 11, to: SIMD16<Int16>.self))
 }

@@ -11,8 +11,8 @@ enum Q5_1Format: BlockFormat {
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
         let high = fifthBits(block.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-        let qs = loadU8x16(block + 8)
-        return (widen(qs & 0x0f) | high.0, widen(qs &>> 4) | high.1)
+        let low = nibblePairPlanes(block + 8)
+        return (low.0 | high.0, low.1 | high.1)
     }
 
     @inline(__always)

@@ -13,16 +13,11 @@ enum Q5_KFormat: BlockFormat {
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: KScales, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let qs = block + 48 + 32 * (g >> 1)
-        let lo = widen(loadU8x16(qs)), hi = widen(loadU8x16(qs + 16))
-        // Bit g of each qh byte, moved to bit 4.
-        let shift = Int16(g)
-        let h0 = ((widen(loadU8x16(block + 16)) &>> shift) & 1) &<< 4
-        let h1 = ((widen(loadU8x16(block + 32)) &>> shift) & 1) &<< 4
-        if g & 1 == 0 {
-            return (((lo & 0x0f) | h0) , ((hi & 0x0f) | h1) )
-        }
-        return (((lo &>> 4) | h0) , ((hi &>> 4) | h1) )
+        let low = nibblePlanes32(block + 48 + 32 * (g >> 1), high: g & 1 == 1)
+        // Bit g of each qh byte is the fifth bit.
+        let high = bitPlanes32(block + 16, shift: g, mask: 1)
+        return (low.0 | unsafeBitCast(high.0 &<< 4, to: SIMD16<Int16>.self),
+                low.1 | unsafeBitCast(high.1 &<< 4, to: SIMD16<Int16>.self))
     }
 
     @inline(__always)

@@ -18,30 +18,23 @@ enum Q6_KFormat: BlockFormat {
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
         let n = g >> 2, k = g & 3
-        let ql = block + 64 * n + 32 * (k & 1)
-        let qh = block + 128 + 32 * n
-        return (weights16(ql, qh, k), weights16(ql + 16, qh + 16, k))
+        let low = nibblePlanes32(block + 64 * n + 32 * (k & 1), high: k >= 2)
+        let high = bitPlanes32(block + 128 + 32 * n, shift: 2 * k, mask: 3)
+        let thirtyTwo = SIMD16<Int16>(repeating: 32)
+        return ((low.0 | unsafeBitCast(high.0 &<< 4, to: SIMD16<Int16>.self)) &- thirtyTwo,
+                (low.1 | unsafeBitCast(high.1 &<< 4, to: SIMD16<Int16>.self)) &- thirtyTwo)
     }
 
-    /// Each half of a group has its own sub-scale (groups of 16), so the halves are scaled apart.
+    /// Weights 0..<16 and 16..<32 of a group have their own sub-scales; in even/odd lanes they are
+    /// lanes 0..<8 and 8..<16 of both planes, so after pairing, Int32 lanes 0..<4 and 4..<8.
     @inline(__always)
     static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: UnsafeRawPointer, _ g: Int,
                          _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
         let sc = header + 2 * g
         let s0 = Float(sc.load(as: Int8.self)), s1 = Float(sc.load(fromByteOffset: 1, as: Int8.self))
-        return toFloat(widenPairs(w.0 &* loadI16x16(a))) * s0 + toFloat(widenPairs(w.1 &* loadI16x16(a + 16))) * s1
+        return toFloat(pairedDot(w, a)) * SIMD8(lowHalf: SIMD4(repeating: s0), highHalf: SIMD4(repeating: s1))
     }
 
     @inline(__always)
     static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block, 208) }
-}
-
-/// 16 Q6_K weights `q - 32` from 16 bytes of `ql` (low nibble for `k < 2`, else high) and bits
-/// `2k...2k+1` of 16 bytes of `qh`.
-@inline(__always)
-private func weights16(_ ql: UnsafeRawPointer, _ qh: UnsafeRawPointer, _ k: Int) -> SIMD16<Int16> {
-    let low = widen(loadU8x16(ql)), high = widen(loadU8x16(qh))
-    let nibble = k < 2 ? low & 0x0f : low &>> 4
-    let q = nibble | (((high &>> Int16(2 * k)) & 3) &<< 4)
-    return q &- SIMD16<Int16>(repeating: 32)
 }

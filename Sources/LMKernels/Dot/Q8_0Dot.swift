@@ -8,7 +8,7 @@ enum Q8_0Format: BlockFormat {
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        (widen(loadI8x16(block + 2)), widen(loadI8x16(block + 18)))
+        signedBytePlanes(block + 2)
     }
 
     @inline(__always)
@@ -25,7 +25,7 @@ enum Q8_1Format: BlockFormat {
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        (widen(loadI8x16(block + 4)), widen(loadI8x16(block + 20)))
+        signedBytePlanes(block + 4)
     }
 
     @inline(__always)
@@ -42,7 +42,7 @@ enum Q8_KFormat: BlockFormat {
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        (widen(loadI8x16(block + 4 + 32 * g)), widen(loadI8x16(block + 20 + 32 * g)))
+        signedBytePlanes(block + 4 + 32 * g)
     }
 
     @inline(__always)
