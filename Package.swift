@@ -30,11 +30,12 @@ let package = Package(
         .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"], swiftSettings: x86v3),
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"], swiftSettings: x86v3),
 
-        .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF"]),
-        .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
+        .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
+        .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

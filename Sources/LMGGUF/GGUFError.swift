@@ -19,8 +19,8 @@ public enum GGUFError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateTensor(String, offset: Int)
     /// A tensor's element type id is not one LMSession reads.
     case unknownTensorType(tensor: String, typeID: UInt32, offset: Int)
-    /// A tensor's shape is invalid: more than 4 dimensions, a negative or overflowing size, or a
-    /// first dimension that is not a whole number of blocks.
+    /// A tensor's shape is invalid: no or more than 4 dimensions (then `dims` holds just the
+    /// count), a size that overflows `Int`, or a first dimension that is not a whole number of blocks.
     case invalidShape(tensor: String, dims: [UInt64], offset: Int)
     /// A tensor's data offset is not a multiple of the alignment.
     case misalignedTensor(tensor: String, dataOffset: UInt64, alignment: Int)

@@ -18,7 +18,9 @@ public final class MappedBytes: @unchecked Sendable {
     /// Maps `path` read-only.
     /// - Throws: ``GGUFError/cannotOpen(path:reason:)`` when the file cannot be opened, stat'ed or mapped.
     public init(mapping path: String) throws(GGUFError) {
-        let fd = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a named pipe must not wait for a writer; it is then refused below
+        // as not a regular file. It has no effect on reading or mapping a regular file.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var st = stat()

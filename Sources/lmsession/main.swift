@@ -1,1 +1,46 @@
-print("lmsession")
+import Foundation
+
+let usage = """
+    lmsession: run GGUF language models with the LMSession runtime.
+
+    Commands:
+      generate [--model PATH] [--system TEXT] [--raw] [--greedy | --temperature T --top-k K --top-p P --min-p P --seed S]
+               [--repeat-penalty R] [--max-tokens N] [--threads N] PROMPT
+      chat     [--model PATH] [--system TEXT] [--max-tokens N] [--threads N]
+      tokenize --model PATH [--parse-special] [--add-bos | --no-add-bos] TEXT
+      info     --model PATH
+      perplexity --model PATH --file F [--context 512] [--threads N]
+      bench    [--model PATH] [--threads N] [--prompt-tokens 512] [--gen-tokens 128] [--repetitions 3] [--json]
+
+    With no --model, $LMSESSION_MODEL or Models/SmolLM2-135M-Instruct.Q4_1.gguf is used (fetch it with Models/fetch).
+    """
+
+let commands: [String: (ArraySlice<String>) throws(CLIError) -> Void] = [
+    "generate": GenerateCommand.run,
+    "chat": ChatCommand.run,
+    "tokenize": TokenizeCommand.run,
+    "info": InfoCommand.run,
+    "perplexity": PerplexityCommand.run,
+    "bench": BenchCommand.run,
+]
+
+let argv = CommandLine.arguments
+guard argv.count >= 2, let command = commands[argv[1]] else {
+    if argv.count >= 2, ["-h", "--help", "help"].contains(argv[1]) {
+        print(usage)
+        exit(0)
+    }
+    printError(argv.count >= 2 ? "unknown command \"\(argv[1])\"\n\n\(usage)" : usage)
+    exit(2)
+}
+do {
+    try command(argv.dropFirst(2))
+} catch {
+    printError("error: \(error)")
+    if case .usage = error { printError("\n\(usage)") }
+    exit(error.isUsage ? 2 : 1)
+}
+
+extension CLIError {
+    var isUsage: Bool { if case .usage = self { true } else { false } }
+}

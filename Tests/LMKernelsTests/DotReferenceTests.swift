@@ -1,3 +1,4 @@
+import TestSupport
 import LMGGUF
 import LMKernels
 import Testing
@@ -5,18 +6,6 @@ import Testing
 // Fixtures for the kernel tests: random but well-formed weight rows and activations, and
 // hand-built blocks whose dot products are known in closed form.
 
-/// Deterministic random numbers (SplitMix64) so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum DotReference {
     static func half(_ bits: UInt16) -> Double { Double(halfToFloat(bits)) }

@@ -1,3 +1,4 @@
+import TestSupport
 import LMGGUF
 import LMKernels
 import Testing

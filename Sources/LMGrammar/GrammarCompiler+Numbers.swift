@@ -1,0 +1,223 @@
+// Numbers as JSON writes them (RFC 8259 §6), with inclusive bounds enforced digit by digit:
+// the automaton accepts exactly the decimal spellings of values inside the range, so no digit
+// can be generated that leaves it (`minutes` in 5...240 can never become 2400).
+
+extension GrammarCompiler {
+    /// Largest magnitude of an unbounded integer: 15 digits stay exact in a Double.
+    static let unboundedInteger = 999_999_999_999_999
+    /// Longest fraction written for a number.
+    static let maxFractionDigits = 15
+
+    mutating func integer(minimum: Int?, maximum: Int?, from s: Int32) throws(GrammarError) -> Int32 {
+        let lo = max(minimum ?? -Self.unboundedInteger, -Int.max)
+        let hi = maximum ?? Self.unboundedInteger
+        guard lo <= hi else { throw .emptyLanguage("integer range \(lo)...\(hi)") }
+        let end = nfa.newState()
+        if hi >= 0 { unsignedRange(UInt64(max(lo, 0)), UInt64(hi), from: s, to: end) }
+        if lo < 0 {
+            let minus = nfa.newState()
+            nfa.edge(s, UInt8(ascii: "-"), minus)
+            // "-0" is a valid spelling of zero.
+            let smallest: UInt64 = hi >= 0 ? 0 : UInt64(-hi)
+            unsignedRange(smallest, UInt64(-lo), from: minus, to: end)
+        }
+        return end
+    }
+
+    /// Decimal spellings without leading zeros of every integer in `a...b`.
+    mutating func unsignedRange(_ a: UInt64, _ b: UInt64, from s: Int32, to end: Int32) {
+        let da = Self.digits(a), db = Self.digits(b)
+        for length in da.count...db.count {
+            let lo = length == da.count ? da : [1] + [UInt8](repeating: 0, count: length - 1)
+            let hi = length == db.count ? db : [UInt8](repeating: 9, count: length)
+            fixedLength(lo[...], hi[...], from: s, to: end)
+        }
+    }
+
+    static func digits(_ n: UInt64) -> [UInt8] { String(n).utf8.map { $0 - UInt8(ascii: "0") } }
+
+    /// Digit strings of one length between `lo` and `hi` (digit-wise, as numbers).
+    mutating func fixedLength(_ lo: ArraySlice<UInt8>, _ hi: ArraySlice<UInt8>, from s: Int32, to end: Int32) {
+        let l0 = lo[lo.startIndex], h0 = hi[hi.startIndex]
+        let zero = UInt8(ascii: "0")
+        if lo.count == 1 {
+            nfa.edge(s, zero + l0, zero + h0, end)
+            return
+        }
+        let loRest = lo.dropFirst(), hiRest = hi.dropFirst()
+        if l0 == h0 {
+            let t = nfa.newState()
+            nfa.edge(s, zero + l0, t)
+            fixedLength(loRest, hiRest, from: t, to: end)
+            return
+        }
+        var midLo = l0 + 1, midHi = h0 - 1
+        if loRest.allSatisfy({ $0 == 0 }) { midLo = l0 } else {
+            let t = nfa.newState()
+            nfa.edge(s, zero + l0, t)
+            fixedLength(loRest, ArraySlice(repeating: 9, count: loRest.count), from: t, to: end)
+        }
+        if hiRest.allSatisfy({ $0 == 9 }) { midHi = h0 } else {
+            let t = nfa.newState()
+            nfa.edge(s, zero + h0, t)
+            fixedLength(ArraySlice(repeating: 0, count: hiRest.count), hiRest, from: t, to: end)
+        }
+        if midLo <= midHi {
+            var cur = nfa.newState()
+            nfa.edge(s, zero + midLo, zero + midHi, cur)
+            for i in 1..<lo.count {
+                let next = i == lo.count - 1 ? end : nfa.newState()
+                nfa.edge(cur, zero, zero + 9, next)
+                cur = next
+            }
+        }
+    }
+
+    mutating func number(minimum: Double?, maximum: Double?, from s: Int32) throws(GrammarError) -> Int32 {
+        if minimum == nil, maximum == nil { return unboundedNumber(from: s) }
+        let limit = Double(Self.unboundedInteger)
+        let lo = max(minimum ?? -limit, -limit), hi = min(maximum ?? limit, limit)
+        guard lo.isFinite, hi.isFinite, lo <= hi else { throw .emptyLanguage("number range \(lo)...\(hi)") }
+        let end = nfa.newState()
+        if hi >= 0 { magnitudeRange(Decimal10(max(lo, 0)), Decimal10(hi), from: s, to: end) }
+        if lo < 0 {
+            let minus = nfa.newState()
+            nfa.edge(s, UInt8(ascii: "-"), minus)
+            magnitudeRange(Decimal10(max(-hi, 0)), Decimal10(-lo), from: minus, to: end)
+        }
+        return end
+    }
+
+    /// `-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,15})?([eE][+-]?[0-9]{1,3})?`: every JSON number, with
+    /// digit counts bounded so a model cannot loop on digits.
+    mutating func unboundedNumber(from s: Int32) -> Int32 {
+        let sign = nfa.newState()
+        nfa.epsilon(s, sign)
+        nfa.edge(s, UInt8(ascii: "-"), sign)
+        let intEnd = nfa.newState()
+        unsignedRange(0, UInt64(Self.unboundedInteger), from: sign, to: intEnd)
+        let fracEnd = nfa.newState()
+        nfa.epsilon(intEnd, fracEnd)
+        let dot = nfa.newState()
+        nfa.edge(intEnd, UInt8(ascii: "."), dot)
+        digitRun(1, Self.maxFractionDigits, from: dot, to: fracEnd)
+        let end = nfa.newState()
+        nfa.epsilon(fracEnd, end)
+        let e = nfa.newState()
+        nfa.edge(fracEnd, UInt8(ascii: "e"), e)
+        nfa.edge(fracEnd, UInt8(ascii: "E"), e)
+        let expSign = nfa.newState()
+        nfa.epsilon(e, expSign)
+        nfa.edge(e, UInt8(ascii: "+"), expSign)
+        nfa.edge(e, UInt8(ascii: "-"), expSign)
+        digitRun(1, 3, from: expSign, to: end)
+        return end
+    }
+
+    /// Between `minCount` and `maxCount` digits.
+    mutating func digitRun(_ minCount: Int, _ maxCount: Int, from s: Int32, to end: Int32) {
+        var cur = s
+        for i in 1...maxCount {
+            let t = nfa.newState()
+            nfa.edge(cur, UInt8(ascii: "0"), UInt8(ascii: "9"), t)
+            if i >= minCount { nfa.epsilon(t, end) }
+            cur = t
+        }
+    }
+
+    /// Non-negative decimals (no exponent) in `a...b`.
+    mutating func magnitudeRange(_ a: Decimal10, _ b: Decimal10, from s: Int32, to end: Int32) {
+        if a.integer == b.integer {
+            let t = nfa.newState()
+            unsignedRange(a.integer, a.integer, from: s, to: t)
+            fraction(lo: a.fraction[...], hi: b.fraction[...], from: t, to: end)
+            return
+        }
+        let t1 = nfa.newState()
+        unsignedRange(a.integer, a.integer, from: s, to: t1)
+        fraction(lo: a.fraction[...], hi: nil, from: t1, to: end)
+        if b.integer > a.integer + 1 {
+            let t2 = nfa.newState()
+            unsignedRange(a.integer + 1, b.integer - 1, from: s, to: t2)
+            fraction(lo: nil, hi: nil, from: t2, to: end)
+        }
+        let t3 = nfa.newState()
+        unsignedRange(b.integer, b.integer, from: s, to: t3)
+        fraction(lo: nil, hi: b.fraction[...], from: t3, to: end)
+    }
+
+    /// An optional `.digits` part whose value `0.d` lies in `0.lo...0.hi` (nil: unbounded side).
+    mutating func fraction(lo: ArraySlice<UInt8>?, hi: ArraySlice<UInt8>?, from s: Int32, to end: Int32) {
+        if lo.map({ $0.allSatisfy { $0 == 0 } }) ?? true { nfa.epsilon(s, end) }
+        let dot = nfa.newState()
+        nfa.edge(s, UInt8(ascii: "."), dot)
+        fractionDigits(lo: lo, hi: hi, remaining: Self.maxFractionDigits, first: true, from: dot, to: end)
+    }
+
+    /// Fraction digits after the dot, compared digit by digit with the bounds. Each level adds
+    /// at most three branches, two of which end in free digits, so the size stays linear.
+    mutating func fractionDigits(lo rawLo: ArraySlice<UInt8>?, hi: ArraySlice<UInt8>?, remaining: Int, first: Bool, from s: Int32, to end: Int32) {
+        guard remaining > 0 else { return }
+        let lo = (rawLo?.allSatisfy { $0 == 0 } ?? true) ? nil : rawLo
+        if !first, lo == nil { nfa.epsilon(s, end) }
+        let zero = UInt8(ascii: "0")
+        if lo == nil, hi == nil {
+            let t = nfa.newState()
+            nfa.edge(s, zero, zero + 9, t)
+            freeDigits(remaining - 1, from: t, to: end)
+            return
+        }
+        let l0 = lo?.first ?? 0
+        // With hi exhausted, only zeros may follow (0.5 <= "0.5" allows "50", "500").
+        let h0 = hi.map { $0.first ?? 0 } ?? 9
+        let hiRest: ArraySlice<UInt8>? = hi.map { $0.isEmpty ? [] : $0.dropFirst() }
+        let loRest: ArraySlice<UInt8>? = lo.map { $0.dropFirst() }
+        if l0 == h0 {
+            let t = nfa.newState()
+            nfa.edge(s, zero + l0, t)
+            fractionDigits(lo: loRest, hi: hiRest, remaining: remaining - 1, first: false, from: t, to: end)
+            return
+        }
+        if l0 + 1 < h0 {
+            let t = nfa.newState()
+            nfa.edge(s, zero + l0 + 1, zero + h0 - 1, t)
+            freeDigits(remaining - 1, from: t, to: end)
+        }
+        let tl = nfa.newState()
+        nfa.edge(s, zero + l0, tl)
+        fractionDigits(lo: loRest, hi: nil, remaining: remaining - 1, first: false, from: tl, to: end)
+        let th = nfa.newState()
+        nfa.edge(s, zero + h0, th)
+        fractionDigits(lo: nil, hi: hiRest, remaining: remaining - 1, first: false, from: th, to: end)
+    }
+
+    /// Up to `count` more digits after one already written.
+    mutating func freeDigits(_ count: Int, from s: Int32, to end: Int32) {
+        nfa.epsilon(s, end)
+        if count > 0 { digitRun(1, count, from: s, to: end) }
+    }
+}
+
+/// A non-negative number as integer digits and fraction digits, read from Swift's shortest
+/// round-trip spelling of a Double (so 4.5 is 4 and [5], 1e-7 is 0 and [0,0,0,0,0,0,1]).
+struct Decimal10 {
+    var integer: UInt64
+    var fraction: [UInt8]
+
+    init(_ value: Double) {
+        var text = "\(value)"
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+            text = String(text[..<e])
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        var intDigits = Array(parts[0].utf8.map { $0 - UInt8(ascii: "0") })
+        var fracDigits = parts.count > 1 ? Array(parts[1].utf8.map { $0 - UInt8(ascii: "0") }) : []
+        while exponent > 0 { intDigits.append(fracDigits.isEmpty ? 0 : fracDigits.removeFirst()); exponent -= 1 }
+        while exponent < 0 { fracDigits.insert(intDigits.popLast() ?? 0, at: 0); exponent += 1 }
+        while fracDigits.last == 0 { fracDigits.removeLast() }
+        integer = intDigits.reduce(0) { $0 &* 10 &+ UInt64($1) }
+        fraction = fracDigits
+    }
+}

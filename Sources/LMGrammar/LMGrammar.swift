@@ -1,1 +1,0 @@
-// LMGrammar module: see README for the architecture.

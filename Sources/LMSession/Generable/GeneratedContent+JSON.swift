@@ -1,0 +1,118 @@
+import LMGrammar
+
+extension GeneratedContent {
+    /// Why text or content could not become the requested value (Apple's 27
+    /// `GeneratedContent.ParsingError`).
+    public struct ParsingError: Error, CustomDebugStringConvertible, Sendable {
+        /// The text or content that could not be read.
+        public var rawContent: String
+        /// The lower-level error, if any.
+        public var underlyingError: (any Error)?
+        /// What was wrong and where.
+        public var debugDescription: String
+
+        public init(rawContent: String, underlyingError: (any Error)? = nil, debugDescription: String) {
+            self.rawContent = rawContent
+            self.underlyingError = underlyingError
+            self.debugDescription = debugDescription
+        }
+    }
+
+    /// Reads JSON text, which may be cut off: a truncated text yields its deepest valid prefix
+    /// (a cut string keeps its characters so far, members not yet started are left out) and
+    /// `isComplete` is false.
+    ///
+    /// - Throws: `ParsingError` when the text is not a JSON value or a prefix of one.
+    public init(json: String) throws {
+        do {
+            let value = try JSONValue.parse(json, allowingTruncation: true)
+            self.init(value)
+        } catch {
+            throw ParsingError(rawContent: json, underlyingError: error, debugDescription: "invalid JSON: \(error)")
+        }
+    }
+
+    init(_ value: JSONValue) {
+        switch value {
+        case .null:
+            self.init(kind: .null)
+        case let .bool(b):
+            self.init(kind: .bool(b))
+        case let .number(text, complete):
+            self.init(kind: .number(Double(text) ?? 0), isComplete: complete)
+        case let .string(s, complete):
+            self.init(kind: .string(s), isComplete: complete)
+        case let .array(items, complete):
+            self.init(kind: .array(items.map(GeneratedContent.init)), isComplete: complete)
+        case let .object(members, complete):
+            var properties: [String: GeneratedContent] = [:]
+            var order: [String] = []
+            for member in members {
+                if properties.updateValue(GeneratedContent(member.value), forKey: member.key) == nil { order.append(member.key) }
+            }
+            self.init(kind: .structure(properties: properties, orderedKeys: order), isComplete: complete)
+        }
+    }
+
+    /// The content as compact JSON text, structure keys in generation order.
+    public var jsonString: String {
+        var out = ""
+        GeneratedContent.write(self, to: &out)
+        return out
+    }
+
+    static func write(_ content: GeneratedContent, to out: inout String) {
+        switch content.kind {
+        case .null: out += "null"
+        case let .bool(b): out += b ? "true" : "false"
+        case let .number(n): out += jsonNumber(n)
+        case let .string(s): writeString(s, to: &out)
+        case let .array(items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                write(item, to: &out)
+            }
+            out += "]"
+        case let .structure(properties, orderedKeys):
+            out += "{"
+            var first = true
+            for key in orderedKeys {
+                guard let value = properties[key] else { continue }
+                if !first { out += "," }
+                first = false
+                writeString(key, to: &out)
+                out += ":"
+                write(value, to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Integral values print without a fraction; non-finite values (not JSON) print as null.
+    static func jsonNumber(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        return "\(n)"
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,65 @@
+import LMGrammar
+
+extension GenerationSchema {
+    /// Why a schema cannot constrain generation.
+    package enum GrammarFailure: Error, Sendable, CustomStringConvertible {
+        /// A guide the token-mask engine cannot enforce (a pattern with lookaround, a Regex with
+        /// no source text); the session reports it as `unsupportedGuide`.
+        case unsupportedGuide(String)
+        /// The schema is malformed for generation (undefined reference, empty range...).
+        case invalid(String)
+
+        package var description: String {
+            switch self {
+            case let .unsupportedGuide(d): "unsupported guide: \(d)"
+            case let .invalid(d): "invalid schema: \(d)"
+            }
+        }
+    }
+
+    /// The JSON grammar of this schema, for the token-mask engine.
+    package func grammar() throws(GrammarFailure) -> Grammar {
+        if containsOpaquePattern { throw .unsupportedGuide("a Regex without source text; use .pattern(\"source\")") }
+        do {
+            return try Grammar(jsonSchema: jsonValue)
+        } catch {
+            throw .invalid(error.description)
+        }
+    }
+
+    /// The grammar compiled to its automaton.
+    package func compiledGrammar(options: GrammarOptions = GrammarOptions()) throws(GrammarFailure) -> CompiledGrammar {
+        do {
+            return try CompiledGrammar(try grammar(), options: options)
+        } catch let error as GrammarFailure {
+            throw error
+        } catch let error as GrammarError {
+            if case .unsupportedPattern = error { throw .unsupportedGuide(error.description) }
+            throw .invalid(error.description)
+        } catch {
+            throw .invalid("\(error)")
+        }
+    }
+
+    /// True when `json` is a complete value this schema's grammar generates (checked byte by
+    /// byte with the same automaton that masks tokens).
+    package func grammarAccepts(_ json: String) throws(GrammarFailure) -> Bool {
+        let compiled = try compiledGrammar()
+        let index = TokenIndex(ArrayVocabulary(tokens: []))
+        let matcher = GrammarMatcher(grammar: compiled, index: index)
+        return matcher.accept(bytes: Array(json.utf8)) && matcher.isComplete
+    }
+
+    var containsOpaquePattern: Bool {
+        func check(_ node: SchemaNode) -> Bool {
+            switch node {
+            case let .string(s): return s.hasOpaquePattern
+            case let .object(o): return o.properties.contains { check($0.node) }
+            case let .array(items, _, _): return check(items)
+            case let .anyOf(choices): return choices.contains(where: check)
+            default: return false
+            }
+        }
+        return check(root) || definitions.contains { check($0.node) }
+    }
+}

@@ -1,0 +1,114 @@
+import LMGrammar
+
+// GenerationSchema <-> JSON Schema, in the shape Apple's encoder writes (measured on device):
+// objects carry `title`, `properties`, `required`, `x-order` (generation order) and
+// `additionalProperties: false`; named types are hoisted into `$defs` and referred to by `$ref`.
+
+extension GenerationSchema {
+    /// The schema as an ordered JSON tree (the same tree `encode(to:)` writes).
+    var jsonValue: JSONValue {
+        var members = Self.json(root, title: title, description: rootDescription)
+        if !definitions.isEmpty {
+            let defs = definitions.map { JSONMember(key: $0.name, value: .object(Self.json($0.node, title: $0.name, description: $0.description), complete: true)) }
+            members.append(JSONMember(key: "$defs", value: .object(defs, complete: true)))
+        }
+        return .object(members, complete: true)
+    }
+
+    /// The schema as JSON text, keys in a fixed order.
+    func jsonSchemaText(pretty: Bool = false) -> String {
+        var out = ""
+        Self.write(jsonValue, indent: pretty ? 0 : nil, to: &out)
+        return out
+    }
+
+    private static func string(_ s: String) -> JSONValue { .string(s, complete: true) }
+    private static func int(_ i: Int) -> JSONValue { .number(String(i), complete: true) }
+    private static func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMember(key: key, value: value) }
+
+    private static func json(_ node: SchemaNode, title: String? = nil, description: String? = nil) -> [JSONMember] {
+        var m: [JSONMember] = []
+        func header(type: String?) {
+            if let type { m.append(member("type", string(type))) }
+            if let title { m.append(member("title", string(title))) }
+            if let description { m.append(member("description", string(description))) }
+        }
+        switch node {
+        case let .object(object):
+            header(type: "object")
+            let props = object.properties.map { p in
+                member(p.name, .object(json(p.node, description: p.description), complete: true))
+            }
+            m.append(member("properties", .object(props, complete: true)))
+            m.append(member("additionalProperties", .bool(false)))
+            m.append(member("required", .array(object.properties.filter { !$0.isOptional }.map { string($0.name) }, complete: true)))
+            m.append(member("x-order", .array(object.properties.map { string($0.name) }, complete: true)))
+        case let .string(s):
+            if let constant = s.constant {
+                header(type: nil)
+                m.append(member("const", string(constant)))
+            } else {
+                header(type: "string")
+                if let choices = s.choices { m.append(member("enum", .array(choices.map(string), complete: true))) }
+                if let pattern = s.pattern { m.append(member("pattern", string(pattern))) }
+                // Keeps "a Regex guide without source" through JSON, so every path to a grammar rejects it.
+                if s.hasOpaquePattern { m.append(member(Grammar.unavailablePatternKeyword, .bool(true))) }
+            }
+        case let .integer(lo, hi):
+            header(type: "integer")
+            if let lo { m.append(member("minimum", int(lo))) }
+            if let hi { m.append(member("maximum", int(hi))) }
+        case let .number(lo, hi):
+            header(type: "number")
+            if let lo { m.append(member("minimum", .number(GeneratedContent.jsonNumber(lo), complete: true))) }
+            if let hi { m.append(member("maximum", .number(GeneratedContent.jsonNumber(hi), complete: true))) }
+        case .boolean: header(type: "boolean")
+        case .null: header(type: "null")
+        case let .array(items, lo, hi):
+            header(type: "array")
+            m.append(member("items", .object(json(items), complete: true)))
+            if let lo { m.append(member("minItems", int(lo))) }
+            if let hi { m.append(member("maxItems", int(hi))) }
+        case let .anyOf(choices):
+            header(type: nil)
+            m.append(member("anyOf", .array(choices.map { .object(json($0), complete: true) }, complete: true)))
+        case let .reference(name):
+            m.append(member("$ref", string("#/$defs/\(name)")))
+            if let description { m.append(member("description", string(description))) }
+        case .any:
+            header(type: nil)
+        }
+        return m
+    }
+
+    /// Writes JSON text; `indent` nil means compact.
+    static func write(_ value: JSONValue, indent: Int?, to out: inout String) {
+        let newline = indent.map { "\n" + String(repeating: "  ", count: $0 + 1) } ?? ""
+        let close = indent.map { "\n" + String(repeating: "  ", count: $0) } ?? ""
+        let inner = indent.map { $0 + 1 }
+        switch value {
+        case .null: out += "null"
+        case let .bool(b): out += b ? "true" : "false"
+        case let .number(text, _): out += text
+        case let .string(s, _): GeneratedContent.writeString(s, to: &out)
+        case let .array(items, _):
+            guard !items.isEmpty else { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                out += (i > 0 ? "," : "") + newline
+                write(item, indent: inner, to: &out)
+            }
+            out += close + "]"
+        case let .object(members, _):
+            guard !members.isEmpty else { out += "{}"; return }
+            out += "{"
+            for (i, m) in members.enumerated() {
+                out += (i > 0 ? "," : "") + newline
+                GeneratedContent.writeString(m.key, to: &out)
+                out += indent == nil ? ":" : ": "
+                write(m.value, indent: inner, to: &out)
+            }
+            out += close + "}"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// LMSession module: see README for the architecture.

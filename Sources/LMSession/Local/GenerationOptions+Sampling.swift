@@ -1,0 +1,33 @@
+import LMTransformer
+
+extension GenerationOptions {
+    /// Temperature used when `temperature` is nil.
+    package static let defaultTemperature = 0.7
+
+    /// The local sampler's parameters and seed for these options.
+    ///
+    /// - `nil` mode: top-k 40, top-p 0.9, min-p 0.05 at `temperature` (default 0.7).
+    /// - `.greedy`: argmax (`SamplingParameters.greedy`), temperature ignored.
+    /// - `.random(top: k)`: top-k only (k at least 1); `.random(probabilityThreshold: p)`: top-p only (p in 0...1).
+    /// - Temperature 0 (or below) is greedy. No repetition penalty: Apple's options have none.
+    /// - A nil seed draws a fresh random seed.
+    package func samplingParameters() -> (parameters: SamplingParameters, seed: UInt64) {
+        let temperature = Float(max(0, temperature ?? Self.defaultTemperature))
+        var seed: UInt64?
+        var parameters: SamplingParameters
+        switch storedSamplingMode?.mode {
+        case .greedy:
+            parameters = .greedy
+        case let .topK(k, s):
+            parameters = SamplingParameters(temperature: temperature, topK: max(1, k), topP: nil, minP: nil)
+            seed = s
+        case let .nucleus(p, s):
+            parameters = SamplingParameters(temperature: temperature, topK: nil, topP: Float(min(1, max(0, p))), minP: nil)
+            seed = s
+        case nil:
+            parameters = SamplingParameters(temperature: temperature, topK: 40, topP: 0.9, minP: 0.05)
+        }
+        if parameters.temperature <= 0 { parameters = .greedy }
+        return (parameters, seed ?? UInt64.random(in: .min ... .max))
+    }
+}

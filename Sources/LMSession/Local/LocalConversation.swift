@@ -1,0 +1,137 @@
+import Foundation
+import LMTokenizer
+import LMTransformer
+import Synchronization
+
+/// One session's state on a ``LocalTransformerProvider``: its KV cache, re-used across turns.
+///
+/// Work runs on a private serial queue (not the Swift concurrency pool, which long forward passes would
+/// starve), so prewarming and generation of one session never overlap.
+final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
+    // @unchecked: `context` is only read and written on `queue`.
+    let provider: LocalTransformerProvider
+    private let queue = DispatchQueue(label: "LMSession.LocalConversation")
+    private var context: InferenceContext?
+
+    /// Tokens per prefill batch: large enough for batched matmuls, small enough to notice cancellation quickly.
+    static let prefillChunk = 128
+
+    init(provider: LocalTransformerProvider) {
+        self.provider = provider
+    }
+
+    func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let stop = StopFlag()
+            continuation.onTermination = { _ in stop.set() }
+            queue.async {
+                do {
+                    try self.run(request, stop: stop) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+        }
+    }
+
+    func prewarm(transcript: Transcript, promptPrefix: Prompt?) {
+        queue.async {
+            try? self.prefill(transcript: transcript, promptPrefix: promptPrefix)
+        }
+    }
+
+    // MARK: - On `queue`
+
+    private func inferenceContext(_ loaded: LoadedModel) throws(LanguageModelSession.GenerationError) -> InferenceContext {
+        if let context { return context }
+        do {
+            let created = try InferenceContext(model: loaded.model, contextSize: loaded.contextSize, threads: provider.threads)
+            context = created
+            return created
+        } catch {
+            throw .assetsUnavailable(.init(debugDescription: "cannot create the inference context: \(error)"))
+        }
+    }
+
+    /// Puts `tokens` in the KV cache, re-using the longest cached prefix, and returns the logits of the last one.
+    /// - Returns: the logits and how many tokens came from the cache; nil when stopped.
+    private func load(_ tokens: [Int], into context: InferenceContext, stop: StopFlag) throws -> (logits: UnsafeBufferPointer<Float>, cached: Int)? {
+        // At least the last token is evaluated again: its logits are needed.
+        let cached = min(context.commonPrefixLength(with: tokens), tokens.count - 1)
+        context.truncate(to: cached)
+        var start = cached
+        var logits = UnsafeBufferPointer<Float>(start: nil, count: 0)
+        while start < tokens.count {
+            if stop.isSet { return nil }
+            let end = min(start + Self.prefillChunk, tokens.count)
+            logits = try context.evaluate(Array(tokens[start..<end]))
+            start = end
+        }
+        return (logits, cached)
+    }
+
+    private func run(_ request: LanguageModelRequest, stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
+        let loaded = try provider.loadedForGeneration()
+        let prompt = loaded.renderer.promptTokens(for: request)
+        guard prompt.count <= loaded.contextSize else {
+            throw LanguageModelSession.GenerationError.contextWindow(needed: prompt.count, contextSize: loaded.contextSize)
+        }
+        guard !prompt.isEmpty else {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "the rendered prompt is empty"))
+        }
+        let context = try inferenceContext(loaded)
+        guard let (firstLogits, cached) = try load(prompt, into: context, stop: stop) else { return }
+
+        let (parameters, seed) = request.options.samplingParameters()
+        var sampler = Sampler(parameters, seed: seed)
+        var detokenizer = StreamingDetokenizer(tokenizer: loaded.model.tokenizer)
+        let endOfGeneration = loaded.model.tokenizer.eogIDs
+        let limit = request.options.maximumResponseTokens.map { max(0, $0) }
+        var guide = try request.schema.map { schema throws(LanguageModelSession.GenerationError) in
+            try GuidedDecoder(schema: schema, index: loaded.tokenIndex.index(for: loaded.model.tokenizer))
+        }
+        var logits = firstLogits
+        var generated = 0
+        defer { emit(.usage(LanguageModelUsage(inputTokens: prompt.count, cachedInputTokens: cached, outputTokens: generated))) }
+
+        while limit.map({ generated < $0 }) ?? true {
+            if stop.isSet { return }
+            let recent = context.tokens.suffix(parameters.repetitionWindow)
+            let token: Int
+            if guide != nil {
+                // The grammar allows end-of-generation only once the value is complete.
+                guard let next = guide?.sample(&sampler, logits: logits, recent: recent) else { break }
+                token = next
+            } else {
+                token = sampler.sample(logits, recentTokens: recent)
+            }
+            if endOfGeneration.contains(token) { break }
+            generated += 1
+            let piece = detokenizer.append(token)
+            if !piece.isEmpty { emit(.text(piece)) }
+            if let limit, generated >= limit { break }
+            guard context.tokens.count < loaded.contextSize else {
+                throw LanguageModelSession.GenerationError.contextWindow(needed: context.tokens.count + 1, contextSize: loaded.contextSize)
+            }
+            logits = try context.evaluate([token])
+        }
+        let rest = detokenizer.finish()
+        if !rest.isEmpty { emit(.text(rest)) }
+    }
+
+    private func prefill(transcript: Transcript, promptPrefix: Prompt?) throws {
+        let loaded = try provider.loadedForGeneration()
+        let context = try inferenceContext(loaded)
+        let tokens = loaded.renderer.prewarmTokens(transcript: transcript, promptPrefix: promptPrefix)
+        guard !tokens.isEmpty, tokens.count <= loaded.contextSize else { return }
+        _ = try load(tokens, into: context, stop: StopFlag())
+    }
+}
+
+/// Set once to stop generation; read between tokens.
+final class StopFlag: Sendable {
+    private let flag = Atomic(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}

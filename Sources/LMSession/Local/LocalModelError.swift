@@ -1,0 +1,31 @@
+import LMTransformer
+
+/// Why a local model cannot be used. Carried by ``SystemLanguageModel/unavailabilityCause`` and thrown by
+/// ``SystemLanguageModel/init(fileURL:contextSize:useCase:guardrails:)``.
+public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No model file: `searched` lists every path tried, in order.
+    case fileNotFound(searched: [String])
+    /// The file exists but is not a model we can run (bad GGUF, unsupported architecture, missing tensor...).
+    case loadFailed(path: String, reason: String)
+    /// The model's chat template is not one we render (ChatML and Gemma turns are supported).
+    case unsupportedChatTemplate(path: String, reason: String)
+    /// Weights plus KV cache need more memory than the machine has, in bytes.
+    case insufficientMemory(required: UInt64, available: UInt64)
+    /// The requested context size is not usable (below 1).
+    case invalidContextSize(Int)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let searched):
+            "no model file found; searched: \(searched.joined(separator: ", ")) (set LMSESSION_MODEL to a GGUF path)"
+        case let .loadFailed(path, reason):
+            "cannot load \(path): \(reason)"
+        case let .unsupportedChatTemplate(path, reason):
+            "\(path): unsupported chat template: \(reason)"
+        case let .insufficientMemory(required, available):
+            "the model needs \(required / 1_048_576) MiB (weights and KV cache) but only \(available / 1_048_576) MiB are available"
+        case .invalidContextSize(let size):
+            "invalid context size \(size): it must be at least 1"
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import LMTransformer
+import Synchronization
+
+/// Runs a GGUF model in this process with LMTransformer: the provider behind ``SystemLanguageModel/default``.
+///
+/// The model is loaded lazily, once: every session on this provider shares one `TransformerModel`
+/// (read-only weights) and keeps its own `InferenceContext` (KV cache). Prompts are rendered with the model's
+/// chat template from the complete transcript; generation stops at an end-of-generation token, at
+/// `maximumResponseTokens`, or with `exceededContextWindowSize` when the context window is full.
+public final class LocalTransformerProvider: LanguageModelProvider {
+    /// The provider of the default model (see ``defaultModelCandidates(environment:)``), resolved on first use.
+    public static let shared: LocalTransformerProvider = switch defaultModelPath() {
+    case .success(let path): LocalTransformerProvider(path: path)
+    case .failure(let error): LocalTransformerProvider(unresolved: error)
+    }
+
+    /// The model file, or nil when no default model was found.
+    public let path: String?
+    /// The context size asked for; the effective one is capped by the model's trained context.
+    let requestedContextSize: Int
+    /// Threads per forward pass (nil: the runtime's default).
+    let threads: Int?
+    /// Memory the model may use, in bytes (nil: the machine's physical memory).
+    let memoryLimit: UInt64?
+    private let unresolved: LocalModelError?
+    private let state = Mutex<Result<LoadedModel, LocalModelError>?>(nil)
+
+    /// A provider for the GGUF at `path`; nothing is read until first use.
+    /// - Parameters:
+    ///   - contextSize: tokens per session (default 4096), capped by the model's trained context length.
+    ///   - threads: threads per forward pass (default: the runtime's choice).
+    ///   - memoryLimit: bytes the model may use (default: physical memory); when weights plus a full KV cache
+    ///     need more, ``availability`` is `.unavailable(.deviceNotEligible)`.
+    public init(path: String, contextSize: Int = 4096, threads: Int? = nil, memoryLimit: UInt64? = nil) {
+        self.path = path
+        self.requestedContextSize = contextSize
+        self.threads = threads
+        self.memoryLimit = memoryLimit
+        self.unresolved = nil
+    }
+
+    private init(unresolved: LocalModelError) {
+        self.path = nil
+        self.requestedContextSize = 4096
+        self.threads = nil
+        self.memoryLimit = nil
+        self.unresolved = unresolved
+    }
+
+    /// Loads the model now (once per provider) and returns it.
+    /// - Throws: ``LocalModelError`` when the file is missing or cannot be loaded.
+    func loaded() throws(LocalModelError) -> LoadedModel {
+        try state.withLock { state throws(LocalModelError) -> LoadedModel in
+            if let state { return try state.get() }
+            let result = Result { () throws(LocalModelError) -> LoadedModel in try load() }
+            state = result
+            return try result.get()
+        }
+    }
+
+    private func load() throws(LocalModelError) -> LoadedModel {
+        if let unresolved { throw unresolved }
+        guard let path, FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(searched: [path ?? ""]) }
+        guard requestedContextSize >= 1 else { throw .invalidContextSize(requestedContextSize) }
+        let model: TransformerModel
+        do {
+            model = try TransformerModel(path: path)
+        } catch {
+            throw .loadFailed(path: path, reason: error.description)
+        }
+        let template: ChatTemplate
+        do {
+            template = try ChatTemplate(detecting: model.tokenizer.chatTemplate, architecture: model.config.architecture)
+        } catch {
+            throw .unsupportedChatTemplate(path: path, reason: error.description)
+        }
+        let contextSize = min(requestedContextSize, model.config.contextLength > 0 ? model.config.contextLength : requestedContextSize)
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+        return LoadedModel(model: model, renderer: TranscriptRenderer(template: template, tokenizer: model.tokenizer),
+                           contextSize: contextSize, fileSize: fileSize)
+    }
+
+    /// Why the model cannot be used, or nil when it can.
+    public var unavailabilityCause: LocalModelError? {
+        do {
+            let loaded = try loaded()
+            let required = loaded.requiredMemory
+            let available = memoryLimit ?? ProcessInfo.processInfo.physicalMemory
+            return required > available ? .insufficientMemory(required: required, available: available) : nil
+        } catch {
+            return error
+        }
+    }
+
+    /// `.modelNotReady` when the file is missing or does not load, `.deviceNotEligible` when weights plus a
+    /// full KV cache do not fit in memory, `.available` otherwise. Loads the model on first call.
+    public var availability: SystemLanguageModel.Availability {
+        switch unavailabilityCause {
+        case nil: .available
+        case .insufficientMemory: .unavailable(.deviceNotEligible)
+        case .some: .unavailable(.modelNotReady)
+        }
+    }
+
+    /// Tokens per session: the requested size (4096 by default) capped by the model's trained context.
+    /// Loads the model on first call; the requested size when the model cannot be loaded.
+    public var contextSize: Int {
+        (try? loaded().contextSize) ?? requestedContextSize
+    }
+
+    /// The model's name (GGUF `general.name`), once loaded.
+    public var assetIDs: [String] {
+        (try? loaded()).map { [$0.model.name] } ?? []
+    }
+
+    public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
+        let loaded = try loadedForGeneration()
+        return loaded.renderer.tokenCount(for: input)
+    }
+
+    public func makeConversation() -> any LanguageModelConversation {
+        LocalConversation(provider: self)
+    }
+
+    /// The loaded model, or `assetsUnavailable` saying why not.
+    func loadedForGeneration() throws(LanguageModelSession.GenerationError) -> LoadedModel {
+        do {
+            return try loaded()
+        } catch {
+            throw .assetsUnavailable(.init(debugDescription: error.description))
+        }
+    }
+}
+
+/// A loaded model with what every request needs: the renderer and the effective context size.
+struct LoadedModel: Sendable {
+    let model: TransformerModel
+    let renderer: TranscriptRenderer
+    /// Tokens per session.
+    let contextSize: Int
+    /// Bytes of the GGUF file (memory-mapped weights).
+    let fileSize: UInt64
+    /// The vocabulary prepared for token masks, built on the first guided request.
+    let tokenIndex = TokenIndexCache()
+
+    /// Bytes for the weights (the file) and one full KV cache (keys and values as 32-bit floats).
+    var requiredMemory: UInt64 {
+        let config = model.config
+        let kvCache = UInt64(config.nLayer) * UInt64(contextSize) * UInt64(config.nKVHead * config.headDim) * 2 * 4
+        return fileSize + kvCache
+    }
+}

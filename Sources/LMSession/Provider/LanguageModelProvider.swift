@@ -1,0 +1,120 @@
+import Foundation
+
+/// The model behind a ``SystemLanguageModel``: the narrow protocol a ``LanguageModelSession`` drives.
+///
+/// It fits both the local transformer (``LocalTransformerProvider``) and a remote chat-completions model:
+/// the session hands a ``LanguageModelConversation`` the complete transcript, the generation options, the
+/// response schema (if any) and the tool definitions of one step, and consumes a stream of
+/// ``LanguageModelEvent``s. Tool execution, the transcript, rollback and the concurrency rule stay in the
+/// session. Not part of Apple's API (Apple's 27 `LanguageModelExecutor` plays this role there).
+public protocol LanguageModelProvider: Sendable {
+    /// Whether the model can be used here; checked before every request.
+    var availability: SystemLanguageModel.Availability { get }
+
+    /// Tokens one session may hold: instructions, tool definitions, transcript, prompt, schema and response.
+    var contextSize: Int { get }
+
+    /// Languages the model answers in.
+    var supportedLanguages: Set<Locale.Language> { get }
+
+    /// Recorded as ``Transcript/Response/assetIDs`` of every response.
+    var assetIDs: [String] { get }
+
+    /// Tokens `input` takes in a request. `.request` is what the budget check compares with ``contextSize``;
+    /// the other cases are its parts, counted the same way.
+    /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded.
+    func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int
+
+    /// Per-session state (the local model's KV cache). Called once per session, lazily.
+    func makeConversation() -> any LanguageModelConversation
+}
+
+extension LanguageModelProvider {
+    public var availability: SystemLanguageModel.Availability { .available }
+    public var supportedLanguages: Set<Locale.Language> { [Locale.Language(identifier: "en")] }
+    public var assetIDs: [String] { [] }
+}
+
+/// One session's connection to a provider. A session never runs two requests on it at once.
+public protocol LanguageModelConversation: AnyObject, Sendable {
+    /// Starts loading the model and processing `transcript` (and `promptPrefix`, the start of the next
+    /// prompt) in the background so the next request starts faster, and returns at once. Work started
+    /// here must come before any later `generate` of this conversation. Best effort: never fails visibly.
+    func prewarm(transcript: Transcript, promptPrefix: Prompt?)
+
+    /// Generates the next step for `request`: text, a structured value or tool calls, then usage.
+    ///
+    /// The stream throws ``LanguageModelSession/GenerationError`` for model-level failures
+    /// (`exceededContextWindowSize` with both token counts, `assetsUnavailable`, ...). Terminating the stream
+    /// (the consumer cancelled or stopped) must stop generation within one token.
+    func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error>
+}
+
+extension LanguageModelConversation {
+    public func prewarm(transcript: Transcript, promptPrefix: Prompt?) {}
+}
+
+/// What a conversation generates from: everything one model call needs.
+public struct LanguageModelRequest: Sendable {
+    /// The complete transcript: instructions first (if any), the history, then the current `.prompt` entry
+    /// (followed by tool calls and outputs of this turn when tools ran).
+    public var transcript: Transcript
+    /// The options of the current prompt.
+    public var options: GenerationOptions
+    /// The schema the response must follow; `nil` for text.
+    public var schema: GenerationSchema?
+    /// Whether the schema is also described to the model in the prompt (it always constrains decoding).
+    public var includeSchemaInPrompt: Bool
+    /// Every tool the model may call (the instructions entry lists only those whose definitions are shown).
+    public var toolDefinitions: [Transcript.ToolDefinition]
+
+    public init(transcript: Transcript, options: GenerationOptions = GenerationOptions(), schema: GenerationSchema? = nil,
+                includeSchemaInPrompt: Bool = true, toolDefinitions: [Transcript.ToolDefinition] = []) {
+        self.transcript = transcript
+        self.options = options
+        self.schema = schema
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+        self.toolDefinitions = toolDefinitions
+    }
+}
+
+/// One thing a conversation reports while generating.
+public enum LanguageModelEvent: Sendable, Equatable {
+    /// More response text, appended to what came before (a delta).
+    case text(String)
+    /// The structured value so far, replacing the previous one (for providers that produce values directly).
+    case content(GeneratedContent)
+    /// The model calls tools; the step ends here and the session runs them.
+    case toolCalls([Transcript.ToolCall])
+    /// Token counts of this step (the last one reported wins).
+    case usage(LanguageModelUsage)
+}
+
+/// Token counts of one model call.
+public struct LanguageModelUsage: Sendable, Equatable {
+    /// Tokens of input (instructions, tools, transcript, prompt, schema), cached ones included.
+    public var inputTokens: Int
+    /// Input tokens re-used from the KV cache instead of being processed again.
+    public var cachedInputTokens: Int
+    /// Tokens generated.
+    public var outputTokens: Int
+
+    public init(inputTokens: Int, cachedInputTokens: Int = 0, outputTokens: Int) {
+        self.inputTokens = inputTokens
+        self.cachedInputTokens = cachedInputTokens
+        self.outputTokens = outputTokens
+    }
+}
+
+/// What ``LanguageModelProvider/tokenCount(for:)`` measures.
+public enum LanguageModelTokenCountInput: Sendable {
+    /// Everything a request puts before the response: instructions, tool definitions, transcript, prompt,
+    /// schema and the template's turn markers. The session's budget check compares it with `contextSize`.
+    case request(LanguageModelRequest)
+    /// Transcript entries as the model sees them (each with its turn markers).
+    case entries([Transcript.Entry])
+    /// Tool definitions as they appear in the instructions.
+    case tools([Transcript.ToolDefinition])
+    /// A response schema as it is described in the prompt.
+    case schema(GenerationSchema)
+}

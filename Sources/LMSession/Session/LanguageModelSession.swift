@@ -1,0 +1,116 @@
+import Observation
+import Synchronization
+
+/// A conversation with a language model (Apple's `LanguageModelSession`): instructions, a transcript of the
+/// turns so far, and the requests that extend it.
+///
+/// A session answers one request at a time: a second request while ``isResponding`` throws
+/// ``GenerationError/concurrentRequests(_:)``. A request that fails or is cancelled leaves the transcript as it
+/// was before it. Many sessions may run at once on one model; each keeps its own KV cache and re-uses it across
+/// turns (only the new part of the transcript is processed). Observable: ``transcript`` and ``isResponding``
+/// report changes through the `Observation` module.
+public final class LanguageModelSession: Sendable {
+    /// The model this session talks to.
+    let model: SystemLanguageModel
+    /// The tools the model may call, fixed at creation.
+    let tools: [any Tool]
+    /// This session's state in the provider (the KV cache of the local model).
+    let conversation: any LanguageModelConversation
+
+    struct State {
+        var transcript: Transcript
+        var isResponding = false
+        var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+    }
+    let state: Mutex<State>
+    let registrar = ObservationRegistrar()
+
+    init(model: SystemLanguageModel, tools: [any Tool], initialTranscript: Transcript) {
+        self.model = model
+        self.tools = tools
+        self.conversation = model.provider.makeConversation()
+        self.state = Mutex(State(transcript: initialTranscript))
+    }
+
+    /// Creates a session whose instructions are `instructions`; `tools` are the tools the model may call.
+    @_disfavoredOverload
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: String? = nil) {
+        self.init(model: model, tools: tools, instructions: instructions.map { Instructions($0) })
+    }
+
+    /// Creates a session whose instructions are built by `instructions`.
+    /// - Throws: whatever `instructions` throws.
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], @InstructionsBuilder instructions: () throws -> Instructions) rethrows {
+        self.init(model: model, tools: tools, instructions: try instructions())
+    }
+
+    /// Creates a session with `instructions` (none when `nil`). The first transcript entry holds the
+    /// instructions and the definitions of the tools whose `includesSchemaInInstructions` is true; a session
+    /// with neither starts with an empty transcript.
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
+        let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
+        var entries: [Transcript.Entry] = []
+        if instructions != nil || !definitions.isEmpty {
+            entries.append(.instructions(Transcript.Instructions(segments: instructions?.segments ?? [], toolDefinitions: definitions)))
+        }
+        self.init(model: model, tools: tools, initialTranscript: Transcript(entries: entries))
+    }
+
+    /// Creates a session that continues `transcript` (its instructions entry, if any, stays the instructions).
+    /// It renders the same prompt as the session the transcript came from.
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
+        self.init(model: model, tools: tools, initialTranscript: transcript)
+    }
+
+    /// Every entry so far: instructions, then the prompts, tool calls, tool outputs and responses of the
+    /// completed requests. Updated when a request completes (not while it streams).
+    public final var transcript: Transcript {
+        registrar.access(self, keyPath: \.transcript)
+        return state.withLock { $0.transcript }
+    }
+
+    /// Whether a request is in progress.
+    public final var isResponding: Bool {
+        registrar.access(self, keyPath: \.isResponding)
+        return state.withLock { $0.isResponding }
+    }
+
+    /// Loads the model and processes the instructions (and `promptPrefix`, the expected start of the next
+    /// prompt) in the background, so that the next request starts sooner. No effect while responding.
+    public final func prewarm(promptPrefix: Prompt? = nil) {
+        let snapshot = state.withLock { $0.isResponding ? nil : $0.transcript }
+        guard let snapshot else { return }
+        conversation.prewarm(transcript: snapshot, promptPrefix: promptPrefix)
+    }
+}
+
+extension LanguageModelSession: Observable {}
+
+extension LanguageModelSession {
+    /// Marks the session responding and returns the transcript the request starts from.
+    /// - Throws: ``GenerationError/concurrentRequests(_:)`` when a request is already running.
+    func beginRequest() throws(GenerationError) -> Transcript {
+        let transcript: Transcript? = state.withLock { state in
+            guard !state.isResponding else { return nil }
+            state.isResponding = true
+            return state.transcript
+        }
+        guard let transcript else { throw .concurrent() }
+        registrar.withMutation(of: self, keyPath: \.isResponding) {}
+        return transcript
+    }
+
+    /// Ends the running request: with `transcript` (the request's result) on success, or with the transcript
+    /// unchanged (rollback) when `transcript` is nil.
+    func endRequest(transcript: Transcript?, usage: LanguageModelUsage) {
+        state.withLock { state in
+            if let transcript { state.transcript = transcript }
+            state.isResponding = false
+            state.usage.inputTokens += usage.inputTokens
+            state.usage.cachedInputTokens += usage.cachedInputTokens
+            state.usage.outputTokens += usage.outputTokens
+        }
+        if transcript != nil { registrar.withMutation(of: self, keyPath: \.transcript) {} }
+        registrar.withMutation(of: self, keyPath: \.isResponding) {}
+    }
+}

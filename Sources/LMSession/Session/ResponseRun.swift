@@ -1,0 +1,234 @@
+import Foundation
+import Synchronization
+
+/// What one request asks for, fixed when the request is made.
+struct RequestPlan: Sendable {
+    var prompt: Prompt
+    var options: GenerationOptions
+    /// `nil` for a text response.
+    var responseFormat: Transcript.ResponseFormat?
+    var includeSchemaInPrompt: Bool
+}
+
+/// One request from start to commit: drives the provider's event stream, runs tool calls, builds cumulative
+/// snapshots, and ends the request on the session with the new transcript (success) or none (rollback).
+///
+/// The request starts on the first `nextSnapshot()`/`finalResponse()`, in the consumer's task, so cancelling
+/// that task cancels generation. If the run is dropped unfinished, `deinit` rolls back.
+final class ResponseRun<Content: Generable>: @unchecked Sendable {
+    // @unchecked: the mutable fields below are only touched by the one consumer holding `consuming`
+    // (a second concurrent consumer is turned away with `concurrentRequests`).
+    let session: LanguageModelSession
+    let plan: RequestPlan
+    private let consuming = Mutex(false)
+
+    private enum Phase {
+        case notStarted
+        case running
+        case finished(Result<Final, any Error>)
+    }
+    private struct Final {
+        var rawContent: GeneratedContent
+        var transcript: Transcript
+        var firstNewEntry: Int
+        var usage: LanguageModelUsage
+    }
+
+    private var phase = Phase.notStarted
+    private var base = Transcript()
+    private var newEntries: [Transcript.Entry] = []
+    private var events: AsyncThrowingStream<LanguageModelEvent, any Error>.AsyncIterator?
+    private var text = ""
+    private var structured: GeneratedContent?
+    private var stepUsage: LanguageModelUsage?
+    private var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+
+    init(session: LanguageModelSession, plan: RequestPlan) {
+        self.session = session
+        self.plan = plan
+    }
+
+    deinit {
+        if case .running = phase { session.endRequest(transcript: nil, usage: usage) }
+    }
+
+    /// The next cumulative snapshot, or nil when the request has completed (or had already ended).
+    func nextSnapshot() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
+        try enter()
+        defer { leave() }
+        // After the end (or an error, which the iteration already threw) a sequence only returns nil;
+        // `finalResponse()` still reports the outcome.
+        if case .finished = phase { return nil }
+        do {
+            return try await advance()
+        } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    /// Runs the request to its end and returns the final response.
+    func finalResponse() async throws -> LanguageModelSession.Response<Content> {
+        try enter()
+        defer { leave() }
+        do {
+            while case .notStarted = phase { _ = try await advance() }
+            while case .running = phase { _ = try await advance() }
+        } catch {
+            fail(error)
+            throw error
+        }
+        guard case .finished(let result) = phase else { throw CancellationError() }
+        let final = try result.get()
+        do {
+            return LanguageModelSession.Response(
+                content: try Content(final.rawContent), rawContent: final.rawContent,
+                transcriptEntries: final.transcript.entries[final.firstNewEntry...], tokenUsage: final.usage)
+        } catch {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "The response does not decode as \(Content.self): \(error)"))
+        }
+    }
+
+    // MARK: - Steps
+
+    private func enter() throws {
+        let busy = consuming.withLock { busy in
+            defer { busy = true }
+            return busy
+        }
+        if busy { throw LanguageModelSession.GenerationError.concurrent() }
+    }
+
+    private func leave() {
+        consuming.withLock { $0 = false }
+    }
+
+    /// Pulls events until there is a snapshot to show; returns nil when the request completes.
+    private func advance() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
+        if case .notStarted = phase { try await start() }
+        while true {
+            guard var iterator = events else { return nil }
+            let event = try await iterator.next()
+            events = iterator
+            guard let event else {
+                try Task.checkCancellation()
+                try complete()
+                return nil
+            }
+            switch event {
+            case .text(let delta):
+                text += delta
+                if let snapshot = try snapshot() { return snapshot }
+            case .content(let content):
+                structured = content
+                if let snapshot = try snapshot() { return snapshot }
+            case .usage(let reported):
+                stepUsage = reported
+            case .toolCalls(let calls):
+                try await runTools(calls)
+            }
+        }
+    }
+
+    private func start() async throws {
+        let model = session.model
+        if case .unavailable(let reason) = model.availability {
+            let cause = model.unavailabilityCause.map { ": \($0)" } ?? ""
+            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
+        }
+        base = try session.beginRequest()
+        phase = .running
+        let promptEntry = Transcript.Prompt(segments: plan.prompt.segments, options: plan.options, responseFormat: plan.responseFormat)
+        newEntries = [.prompt(promptEntry)]
+        let instructions = base.first.flatMap { entry -> String? in
+            if case .instructions(let i) = entry { return i.segments.descriptionText } else { return nil }
+        }
+        try checkGuardrails([instructions, plan.prompt.text].compactMap { $0 }.joined(separator: "\n"), .input)
+        try await startStep()
+    }
+
+    /// Checks the budget and starts the next model call.
+    /// - Throws: ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)`` when the request's
+    ///   input alone needs more tokens than the context holds.
+    private func startStep() async throws {
+        text = ""
+        structured = nil
+        stepUsage = nil
+        let request = LanguageModelRequest(
+            transcript: Transcript(entries: base.entries + newEntries), options: plan.options,
+            schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
+            toolDefinitions: session.tools.map { Transcript.ToolDefinition(tool: $0) })
+        let provider = session.model.provider
+        let needed = try await provider.tokenCount(for: .request(request))
+        if needed > provider.contextSize {
+            throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: provider.contextSize)
+        }
+        events = session.conversation.generate(request).makeAsyncIterator()
+    }
+
+    private func endStep() {
+        if let stepUsage {
+            usage.inputTokens += stepUsage.inputTokens
+            usage.cachedInputTokens += stepUsage.cachedInputTokens
+            usage.outputTokens += stepUsage.outputTokens
+        }
+        stepUsage = nil
+    }
+
+    private func runTools(_ calls: [Transcript.ToolCall]) async throws {
+        endStep()
+        events = nil
+        newEntries.append(.toolCalls(Transcript.ToolCalls(calls)))
+        let outputs = try await ToolRunner(tools: session.tools).run(calls)
+        newEntries += outputs.map { .toolOutput($0) }
+        try Task.checkCancellation()
+        try await startStep()
+    }
+
+    /// The response so far as generated content: the text, or the (possibly partial) structured value.
+    private var rawContent: GeneratedContent? {
+        if plan.responseFormat == nil { return GeneratedContent(kind: .string(text)) }
+        if let structured { return structured }
+        return text.isEmpty ? nil : try? GeneratedContent(json: text)
+    }
+
+    private func snapshot() throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
+        if plan.responseFormat == nil { try checkGuardrails(text, .output) }
+        guard let raw = rawContent, let partial = try? Content.PartiallyGenerated(raw) else { return nil }
+        return .init(content: partial, rawContent: raw)
+    }
+
+    private func complete() throws {
+        endStep()
+        events = nil
+        guard let raw = rawContent, raw.isComplete else {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription:
+                "The response is not a complete \(plan.responseFormat?.name ?? "value"); generation may have been terminated early: \(text)"))
+        }
+        try checkGuardrails(plan.responseFormat == nil ? text : raw.jsonString, .output)
+        let segment: Transcript.Segment = plan.responseFormat.map {
+            .structure(Transcript.StructuredSegment(source: $0.name, content: raw))
+        } ?? .text(Transcript.TextSegment(content: text))
+        newEntries.append(.response(Transcript.Response(assetIDs: session.model.provider.assetIDs, segments: [segment])))
+        let transcript = Transcript(entries: base.entries + newEntries)
+        phase = .finished(.success(Final(rawContent: raw, transcript: transcript, firstNewEntry: base.count, usage: usage)))
+        session.endRequest(transcript: transcript, usage: usage)
+    }
+
+    private func fail(_ error: any Error) {
+        guard case .running = phase else {
+            if case .notStarted = phase { phase = .finished(.failure(error)) }
+            return
+        }
+        events = nil
+        endStep()
+        phase = .finished(.failure(error))
+        session.endRequest(transcript: nil, usage: usage)
+    }
+
+    private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
+        if case .rejected(let reason) = session.model.guardrails.check(text, direction) {
+            throw LanguageModelSession.GenerationError.guardrailViolation(.init(debugDescription: reason))
+        }
+    }
+}

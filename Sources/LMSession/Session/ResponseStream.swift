@@ -1,0 +1,55 @@
+extension LanguageModelSession {
+    /// The snapshots of a response as it is generated (Apple's `ResponseStream`).
+    ///
+    /// Each ``Snapshot`` holds the whole response so far (cumulative, never a delta). The request starts when
+    /// iteration (or ``collect()``) starts and runs once per stream: ``collect()`` after (or during) an
+    /// iteration continues the same request and returns its final response. When the sequence ends the
+    /// transcript already holds the new entries. Dropping an unfinished stream, or cancelling the task that
+    /// consumes it, cancels the request and leaves the transcript as it was.
+    public struct ResponseStream<Content: Generable> {
+        let run: ResponseRun<Content>
+
+        /// The response so far.
+        public struct Snapshot {
+            /// The response so far as `Content.PartiallyGenerated` (the text so far for `String`).
+            public var content: Content.PartiallyGenerated
+            /// The response so far as generated content; for a structured response `isComplete` is true only
+            /// once the value is complete.
+            public var rawContent: GeneratedContent
+        }
+    }
+}
+
+extension LanguageModelSession.ResponseStream: Sendable {}
+extension LanguageModelSession.ResponseStream.Snapshot: Sendable where Content.PartiallyGenerated: Sendable {}
+
+extension LanguageModelSession.ResponseStream: AsyncSequence {
+    public typealias Element = Snapshot
+
+    /// Pulls snapshots; the first call starts the request.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let run: ResponseRun<Content>
+
+        /// The next snapshot, or `nil` once the response is complete and in the transcript.
+        /// - Throws: ``LanguageModelSession/GenerationError``, ``LanguageModelSession/ToolCallError`` or
+        ///   `CancellationError`; the transcript is then as before the request.
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
+            try await run.nextSnapshot()
+        }
+
+        public mutating func next() async throws -> Snapshot? {
+            try await run.nextSnapshot()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(run: run)
+    }
+
+    /// Runs the request to its end (starting it if needed) and returns the final response.
+    /// - Throws: ``LanguageModelSession/GenerationError``, ``LanguageModelSession/ToolCallError`` or
+    ///   `CancellationError`; the transcript is then as before the request.
+    public nonisolated(nonsending) func collect() async throws -> sending LanguageModelSession.Response<Content> {
+        try await run.finalResponse()
+    }
+}

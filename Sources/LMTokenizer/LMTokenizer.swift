@@ -1,1 +1,0 @@
-// LMTokenizer module: see README for the architecture.

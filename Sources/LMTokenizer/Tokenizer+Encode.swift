@@ -1,0 +1,92 @@
+extension Tokenizer {
+    /// Token ids of `text`, as llama.cpp's `llama_tokenize(vocab, text, add_special, parse_special)`.
+    ///
+    /// - Parameters:
+    ///   - addBOS: `nil` adds the model's default special tokens (BOS when ``addsBOS``, EOS when
+    ///     ``addsEOS``), as `add_special = true`; `true` prepends BOS (when the vocabulary has one)
+    ///     and appends EOS when ``addsEOS``; `false` adds neither.
+    ///   - parseSpecial: when `true`, the text of control tokens (`<|im_start|>`) becomes that one
+    ///     token; when `false` it is tokenized as plain text. User-defined tokens are always
+    ///     matched whole, as in llama.cpp.
+    /// - Returns: ids in `0 ..< vocabularySize`.
+    public func encode(_ text: String, addBOS: Bool? = nil, parseSpecial: Bool = false) -> [Int] {
+        let addSpecial = addBOS ?? true
+        let wantBOS = addBOS ?? addsBOS
+        var out: [Int32] = []
+        out.reserveCapacity(text.utf8.count / 3 + 2)
+        if wantBOS, let bos = bosID { out.append(Int32(bos)) }
+        var copy = text
+        copy.withUTF8 { bytes in
+            let fragments = specials.partition(bytes, parseSpecial: parseSpecial)
+            switch engine {
+            case let .bpe(bpe, pre):
+                var state = BPEState()
+                for f in fragments {
+                    switch f {
+                    case let .token(id): out.append(Int32(id))
+                    case let .text(r): encodeBPE(UnsafeBufferPointer(rebasing: bytes[r]), bpe, pre, &state, &out)
+                    }
+                }
+            case let .spm(spm):
+                var scratch = SPMModel.Scratch()
+                var escaped: [UInt8] = []
+                var previousWasSpecial = true
+                for f in fragments {
+                    switch f {
+                    case let .token(id):
+                        out.append(Int32(id))
+                        previousWasSpecial = true
+                    case let .text(r):
+                        escaped.removeAll(keepingCapacity: true)
+                        if addSpacePrefix && previousWasSpecial { escaped.append(contentsOf: Self.escapedSpace) }
+                        for b in bytes[r] {
+                            if b == 0x20 { escaped.append(contentsOf: Self.escapedSpace) } else { escaped.append(b) }
+                        }
+                        escaped.withUnsafeBufferPointer { spm.encode($0, table: table, into: &out, scratch: &scratch) }
+                        previousWasSpecial = false
+                    }
+                }
+            }
+        }
+        if addSpecial && addsEOS, let eos = eosID { out.append(Int32(eos)) }
+        return out.map { Int($0) }
+    }
+
+    /// U+2581 LOWER ONE EIGHTH BLOCK, SentencePiece's escaped space.
+    static let escapedSpace: [UInt8] = [0xE2, 0x96, 0x81]
+
+    struct BPEState {
+        var scalars: [UInt32] = [], classes: [UInt8] = [], byteStarts: [Int32] = [], ends: [Int] = []
+        var scratch = BPEModel.Scratch()
+        var wordTokens: [Int32] = []
+    }
+
+    /// Pre-tokenizes one raw fragment and merges each word, through the word cache.
+    private func encodeBPE(_ bytes: UnsafeBufferPointer<UInt8>, _ bpe: BPEModel, _ pre: PreTokenizer,
+                           _ s: inout BPEState, _ out: inout [Int32]) {
+        ScalarClass.decode(bytes, scalars: &s.scalars, classes: &s.classes, byteStarts: &s.byteStarts)
+        s.ends.removeAll(keepingCapacity: true)
+        s.scalars.withUnsafeBufferPointer { cps in
+            s.classes.withUnsafeBufferPointer { cls in pre.split(cps, cls, into: &s.ends) }
+        }
+        var start = 0
+        for end in s.ends {
+            let lo = Int(s.byteStarts[start]), hi = Int(s.byteStarts[end])
+            start = end
+            let word = UnsafeBufferPointer(rebasing: bytes[lo ..< hi])
+            let key = Array(word)
+            if let cached = wordCache.withLock({ $0[key] }) {
+                out.append(contentsOf: cached)
+                continue
+            }
+            s.wordTokens.removeAll(keepingCapacity: true)
+            bpe.encodeWord(word, table: table, into: &s.wordTokens, scratch: &s.scratch)
+            out.append(contentsOf: s.wordTokens)
+            let tokens = s.wordTokens
+            wordCache.withLock { cache in
+                if cache.count >= Self.wordCacheLimit { cache.removeAll(keepingCapacity: true) }
+                cache[key] = tokens
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import LMKernels
+
+/// The thread pool and matmul scratch one context computes with. Allocated once per context so a
+/// decode step allocates nothing.
+final class ComputeResources {
+    let pool: ThreadPool
+    /// Activations quantized to the 8-bit partner format of the weights (`[maxBatch, maxCols]`).
+    let activations: QuantizedActivations
+
+    var threads: Int { pool.threadCount }
+
+    init(threads: Int, maxBatch: Int, maxCols: Int) {
+        pool = ThreadPool(threads: max(1, threads))
+        activations = QuantizedActivations(maxTokens: maxBatch, maxCols: maxCols)
+    }
+
+    /// Runs `body(range, threadIndex)` over `0..<count` split into one contiguous range per thread.
+    func parallel(_ count: Int, _ body: (Range<Int>, Int) -> Void) {
+        pool.run { index, threads in
+            let chunk = ThreadPool.chunk(0..<count, index: index, count: threads)
+            if !chunk.isEmpty { body(chunk, index) }
+        }
+    }
+
+    /// `y[t, :] = W x[t, :]`: x `[nTokens, w.cols]`, y `[nTokens, w.rows]`.
+    func multiply(_ w: WeightMatrix, _ x: UnsafePointer<Float>, nTokens: Int, into y: UnsafeMutablePointer<Float>) {
+        MatMul.multiply(w, x: x, nTokens: nTokens, into: y, scratch: activations, pool: pool)
+    }
+}

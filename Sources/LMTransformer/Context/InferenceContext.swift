@@ -1,0 +1,127 @@
+/// One sequence's state: the KV cache `[nLayer, contextSize, nKVHead * headDim]`, activation
+/// scratch and compute threads, all allocated once in `init`; evaluating tokens allocates nothing.
+///
+/// Not for concurrent use. `@unchecked Sendable` so that one owner at a time can hand it between
+/// tasks (a session keeps its context across requests); the model it reads is shared read-only.
+public final class InferenceContext: @unchecked Sendable {
+    public let model: TransformerModel
+    /// Maximum tokens this context holds.
+    public let contextSize: Int
+    /// Tokens in the KV cache, at positions `0..<tokens.count`.
+    public private(set) var tokens: [Int] = []
+
+    /// Tokens evaluated per forward pass during prefill.
+    static let maxBatch = 64
+    private let cache: KVCache
+    private let scratch: ForwardScratch
+    private let compute: ComputeResources
+    private let arch: any DecoderArchitecture
+
+    /// - Parameters:
+    ///   - contextSize: positions in the KV cache, in tokens (at most the model's trained length).
+    ///   - threads: compute threads including the caller (default: all cores, at most 8).
+    /// - Throws: ``InferenceError/invalidContextSize(_:)`` when `contextSize` is not positive.
+    public init(model: TransformerModel, contextSize: Int = 4096, threads: Int? = nil) throws(InferenceError) {
+        guard contextSize > 0 else { throw .invalidContextSize(contextSize) }
+        let c = model.config
+        self.model = model
+        self.arch = model.architecture
+        self.contextSize = min(contextSize, c.contextLength)
+        let nThreads = threads ?? InferenceContext.defaultThreadCount
+        cache = KVCache(nLayer: c.nLayer, contextSize: self.contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
+        compute = ComputeResources(threads: nThreads, maxBatch: Self.maxBatch, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim))
+        scratch = ForwardScratch(config: c, maxBatch: Self.maxBatch, contextSize: self.contextSize, threads: compute.threads, logitRows: Self.maxBatch)
+        tokens.reserveCapacity(self.contextSize)
+    }
+
+    public static var defaultThreadCount: Int {
+        min(8, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    /// Keeps the first `count` cached tokens and forgets the rest (prefix reuse, rollback).
+    public func truncate(to count: Int) {
+        if count < tokens.count { tokens.removeSubrange(max(0, count)...) }
+    }
+
+    /// Length of the longest common prefix of `other` and the cached tokens.
+    public func commonPrefixLength(with other: [Int]) -> Int {
+        var n = 0
+        while n < min(other.count, tokens.count), other[n] == tokens[n] { n += 1 }
+        return n
+    }
+
+    /// Appends `newTokens` at positions `tokens.count...` (batched prefill) and returns the logits of
+    /// the last one, `[vocabSize]`, valid until the next call on this context.
+    /// - Throws: ``InferenceError/contextFull(needed:available:)`` or ``InferenceError/invalidToken(_:)``;
+    ///   the cache is unchanged then.
+    @discardableResult
+    public func evaluate(_ newTokens: [Int]) throws(InferenceError) -> UnsafeBufferPointer<Float> {
+        try validate(newTokens)
+        guard !newTokens.isEmpty else { return UnsafeBufferPointer(start: scratch.logits, count: 0) }
+        var start = 0
+        while start < newTokens.count {
+            let n = min(Self.maxBatch, newTokens.count - start)
+            let isLast = start + n == newTokens.count
+            forward(newTokens[start..<start + n], logits: isLast ? .last : .none)
+            start += n
+        }
+        return UnsafeBufferPointer(start: scratch.logits, count: model.config.vocabSize)
+    }
+
+    /// Appends `newTokens` and calls `body(i, logits)` with the logits `[vocabSize]` after token `i`
+    /// for every `i` in `firstLogits..<newTokens.count` (perplexity scores only part of a chunk, and
+    /// the output head is the costliest matmul). The buffer is valid only inside `body`.
+    /// - Throws: as ``evaluate(_:)``.
+    public func evaluate(_ newTokens: [Int], logitsFrom firstLogits: Int = 0,
+                         forEachLogits body: (Int, UnsafeBufferPointer<Float>) -> Void) throws(InferenceError) {
+        try validate(newTokens)
+        var start = 0
+        let vocab = model.config.vocabSize
+        while start < newTokens.count {
+            let n = min(Self.maxBatch, newTokens.count - start)
+            let skip = min(n, max(0, firstLogits - start))
+            forward(newTokens[start..<start + n], logits: skip == n ? .none : .from(skip))
+            for t in skip..<n { body(start + t, UnsafeBufferPointer(start: scratch.logits + (t - skip) * vocab, count: vocab)) }
+            start += n
+        }
+    }
+
+    private func validate(_ newTokens: [Int]) throws(InferenceError) {
+        let available = contextSize - tokens.count
+        guard newTokens.count <= available else { throw .contextFull(needed: newTokens.count, available: available) }
+        let vocab = model.config.vocabSize
+        if let bad = newTokens.first(where: { $0 < 0 || $0 >= vocab }) { throw .invalidToken(bad) }
+    }
+
+    private enum LogitSelection { case none, last, from(Int) }
+
+    /// One forward pass over at most `maxBatch` tokens.
+    private func forward(_ batch: ArraySlice<Int>, logits selection: LogitSelection) {
+        let c = model.config, s = scratch
+        let nTokens = batch.count, first = tokens.count
+        for (t, id) in batch.enumerated() {
+            let row = s.x + t * c.nEmbd
+            arch.embedding.dequantizeRow(id, into: row)
+            if arch.embeddingScale != 1 { for i in 0..<c.nEmbd { row[i] *= arch.embeddingScale } }
+        }
+        arch.ropeGlobal.tables(positions: first..<first + nTokens, cos: s.cosGlobal, sin: s.sinGlobal)
+        if c.slidingWindow != nil {
+            arch.ropeLocal.tables(positions: first..<first + nTokens, cos: s.cosLocal, sin: s.sinLocal)
+        }
+        for l in 0..<c.nLayer {
+            arch.layer(l, nTokens: nTokens, firstPosition: first, s, cache, compute)
+        }
+        tokens.append(contentsOf: batch)
+        switch selection {
+        case .none: break
+        case .last:
+            arch.outputNorm(s.x + (nTokens - 1) * c.nEmbd, nTokens: 1, into: s.xn)
+            arch.output(s.xn, nTokens: 1, into: s.logits, compute)
+        case let .from(t):
+            arch.outputNorm(s.x + t * c.nEmbd, nTokens: nTokens - t, into: s.xn)
+            arch.output(s.xn, nTokens: nTokens - t, into: s.logits, compute)
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,18 @@
+/// Why an ``InferenceContext`` could not evaluate tokens. Nothing is appended to the cache when
+/// one of these is thrown.
+public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `needed` tokens do not fit: only `available` positions are left in the context.
+    case contextFull(needed: Int, available: Int)
+    /// A token id outside `0..<vocabSize`.
+    case invalidToken(Int)
+    /// A context size that is not positive.
+    case invalidContextSize(Int)
+
+    public var description: String {
+        switch self {
+        case let .contextFull(needed, available): "context full: \(needed) tokens needed, \(available) positions left"
+        case let .invalidToken(id): "token id \(id) is outside the vocabulary"
+        case let .invalidContextSize(n): "invalid context size \(n)"
+        }
+    }
+}

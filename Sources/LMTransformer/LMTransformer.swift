@@ -1,1 +1,0 @@
-// LMTransformer module: see README for the architecture.

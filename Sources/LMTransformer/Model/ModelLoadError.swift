@@ -1,0 +1,35 @@
+import LMGGUF
+import LMTokenizer
+
+/// Why a model could not be loaded.
+public enum ModelLoadError: Error, Sendable, CustomStringConvertible {
+    /// The GGUF file itself is invalid.
+    case file(GGUFError)
+    /// The tokenizer metadata is invalid.
+    case tokenizer(TokenizerError)
+    /// `general.architecture` names an architecture this runtime does not implement.
+    case unsupportedArchitecture(String)
+    /// A required metadata key is absent or has the wrong type.
+    case missingKey(String)
+    /// A required tensor is absent.
+    case missingTensor(String)
+    /// A tensor's shape does not match the hyperparameters: `expected` and `found` are outermost-first.
+    case badShape(tensor: String, expected: [Int], found: [Int])
+    /// Hyperparameters that cannot describe a working model.
+    case invalidHyperparameters(String)
+    /// The chat template is not one LMSession can render.
+    case unknownChatTemplate(String)
+
+    public var description: String {
+        switch self {
+        case let .file(e): "invalid GGUF file: \(e)"
+        case let .tokenizer(e): "invalid tokenizer: \(e)"
+        case let .unsupportedArchitecture(a): "unsupported architecture \"\(a)\" (supported: llama, mistral, qwen2, qwen3, gemma3)"
+        case let .missingKey(k): "missing or invalid metadata key \"\(k)\""
+        case let .missingTensor(t): "missing tensor \"\(t)\""
+        case let .badShape(t, e, f): "tensor \"\(t)\": shape \(f), expected \(e)"
+        case let .invalidHyperparameters(s): "invalid hyperparameters: \(s)"
+        case let .unknownChatTemplate(s): "unknown chat template: \(s)"
+        }
+    }
+}

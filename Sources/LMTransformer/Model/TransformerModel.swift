@@ -1,0 +1,34 @@
+import LMGGUF
+import LMTokenizer
+
+/// A loaded model: the memory-mapped GGUF, its tokenizer, hyperparameters and weight views.
+/// Immutable after loading, so one instance is shared read-only by every ``InferenceContext``.
+public final class TransformerModel: Sendable {
+    public let file: GGUFFile
+    public let tokenizer: Tokenizer
+    public let config: ModelConfig
+    /// Path the model was loaded from.
+    public let path: String
+    let architecture: any DecoderArchitecture
+
+    /// Maps and validates the GGUF at `path`. Weights stay in the mapping; nothing large is copied.
+    /// - Throws: ``ModelLoadError`` when the file, its tokenizer, its architecture, a tensor or a
+    ///   hyperparameter is invalid or unsupported.
+    public init(path: String) throws(ModelLoadError) {
+        let file: GGUFFile
+        do { file = try GGUFFile(path: path) } catch { throw .file(error) }
+        let tokenizer: Tokenizer
+        do { tokenizer = try Tokenizer(gguf: file) } catch { throw .tokenizer(error) }
+        let config = try ModelConfig(file: file, vocabSize: tokenizer.vocabularySize)
+        self.file = file
+        self.tokenizer = tokenizer
+        self.config = config
+        self.path = path
+        self.architecture = try ArchitectureRegistry.load(config, TensorLookup(file: file))
+    }
+
+    /// `general.name`, or the file name.
+    public var name: String {
+        file["general.name"]?.string ?? String(path.split(separator: "/").last ?? Substring(path))
+    }
+}

@@ -1,0 +1,67 @@
+/// Minimal `--flag value` / `--switch` / positional parser for the command line tool.
+struct CommandLineArguments {
+    private(set) var options: [String: String] = [:]
+    private(set) var switches: Set<String> = []
+    private(set) var positional: [String] = []
+
+    /// - Parameter valueOptions: option names that take a value (`--model PATH`).
+    /// - Throws: ``CLIError/usage(_:)`` for an unknown option or a missing value.
+    init(_ args: ArraySlice<String>, valueOptions: Set<String>, switches allowed: Set<String>) throws(CLIError) {
+        var i = args.startIndex
+        while i < args.endIndex {
+            let a = args[i]
+            if a == "--" {
+                positional.append(contentsOf: args[(i + 1)...])
+                break
+            }
+            if a.hasPrefix("--") {
+                let name = String(a.dropFirst(2))
+                if let eq = name.firstIndex(of: "=") {
+                    let key = String(name[..<eq])
+                    guard valueOptions.contains(key) else { throw .usage("unknown option --\(key)") }
+                    options[key] = String(name[name.index(after: eq)...])
+                } else if valueOptions.contains(name) {
+                    guard i + 1 < args.endIndex else { throw .usage("--\(name) needs a value") }
+                    options[name] = args[i + 1]
+                    i += 1
+                } else if allowed.contains(name) {
+                    switches.insert(name)
+                } else {
+                    throw .usage("unknown option --\(name)")
+                }
+            } else {
+                positional.append(a)
+            }
+            i += 1
+        }
+    }
+
+    func string(_ name: String) -> String? { options[name] }
+
+    func int(_ name: String) throws(CLIError) -> Int? {
+        guard let s = options[name] else { return nil }
+        guard let v = Int(s) else { throw .usage("--\(name) expects an integer, got \"\(s)\"") }
+        return v
+    }
+
+    func float(_ name: String) throws(CLIError) -> Float? {
+        guard let s = options[name] else { return nil }
+        guard let v = Float(s), v.isFinite else { throw .usage("--\(name) expects a number, got \"\(s)\"") }
+        return v
+    }
+
+    func has(_ name: String) -> Bool { switches.contains(name) }
+}
+
+/// An error the tool reports on stderr before exiting non-zero.
+enum CLIError: Error, CustomStringConvertible {
+    case usage(String)
+    case failed(String)
+
+    var description: String {
+        switch self {
+        case let .usage(s): "usage error: \(s)"
+        case let .failed(s): s
+        }
+    }
+}

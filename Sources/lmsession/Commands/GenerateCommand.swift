@@ -1,0 +1,36 @@
+import LMTransformer
+
+/// `lmsession generate`: one answer to PROMPT, streamed to stdout; timings on stderr.
+enum GenerateCommand {
+    static func run(_ args: ArraySlice<String>) throws(CLIError) {
+        let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context"]),
+                                         switches: ["raw", "greedy"])
+        guard a.positional.count == 1 else { throw .usage("generate takes exactly one PROMPT argument") }
+        let (params, seed) = try SamplingOptions.parse(a)
+        let model = try ModelLocator.load(a.string("model"))
+        let promptText: String
+        if a.has("raw") {
+            promptText = a.positional[0]
+        } else {
+            let template: ChatTemplate
+            do { template = try ChatTemplate(detecting: model.tokenizer.chatTemplate, architecture: model.config.architecture) } catch {
+                throw .failed("\(error) (use --raw to feed the prompt as is)")
+            }
+            var messages: [ChatMessage] = []
+            if let system = a.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
+            messages.append(ChatMessage(role: .user, content: a.positional[0]))
+            promptText = template.render(messages, addGenerationPrompt: true)
+        }
+        let prompt = model.tokenizer.encode(promptText, parseSpecial: !a.has("raw"))
+        let context: InferenceContext
+        do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.int("threads")) } catch {
+            throw .failed("\(error)")
+        }
+        let maxTokens = try a.int("max-tokens") ?? 256
+        guard maxTokens >= 0 else { throw .usage("--max-tokens must not be negative") }
+        var loop = GenerationLoop(context: context, sampler: Sampler(params, seed: seed), maxTokens: maxTokens)
+        let (_, timing) = try loop.run(prompt: prompt) { writeOut($0) }
+        print("")
+        printError(timing.report())
+    }
+}

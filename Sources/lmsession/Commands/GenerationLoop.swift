@@ -1,0 +1,72 @@
+import Foundation
+import LMTokenizer
+import LMTransformer
+
+/// Prefill then decode with a sampler, streaming text as it completes; shared by `generate` and `chat`.
+struct GenerationLoop {
+    let context: InferenceContext
+    var sampler: Sampler
+    let maxTokens: Int
+
+    struct Timing {
+        var promptTokens = 0, cachedTokens = 0, generatedTokens = 0
+        var prefillSeconds = 0.0, decodeSeconds = 0.0
+
+        func report() -> String {
+            let pp = prefillSeconds > 0 ? Double(promptTokens - cachedTokens) / prefillSeconds : 0
+            let tg = decodeSeconds > 0 ? Double(generatedTokens) / decodeSeconds : 0
+            return String(format: "prompt: %d tokens (%d cached) in %.3f s, %.1f tokens/s | generated: %d tokens in %.3f s, %.1f tokens/s",
+                          promptTokens, cachedTokens, prefillSeconds, pp, generatedTokens, decodeSeconds, tg)
+        }
+    }
+
+    /// Evaluates `prompt` (re-using the cached common prefix), then samples until an
+    /// end-of-generation token or `maxTokens`. Returns the generated ids (without the stop token).
+    mutating func run(prompt: [Int], onText: (String) -> Void) throws(CLIError) -> (ids: [Int], timing: Timing) {
+        var timing = Timing()
+        timing.promptTokens = prompt.count
+        var reuse = context.commonPrefixLength(with: prompt)
+        if reuse == prompt.count { reuse -= 1 }  // at least one token must be evaluated for logits
+        context.truncate(to: reuse)
+        timing.cachedTokens = reuse
+        let tokenizer = context.model.tokenizer
+        var detok = StreamingDetokenizer(tokenizer: tokenizer)
+        var generated: [Int] = []
+        let t0 = Date()
+        var logits: UnsafeBufferPointer<Float>
+        do { logits = try context.evaluate(Array(prompt[reuse...])) } catch { throw .failed("\(error)") }
+        timing.prefillSeconds = Date().timeIntervalSince(t0)
+        let t1 = Date()
+        while generated.count < maxTokens {
+            let next = sampler.sample(logits, recentTokens: context.tokens[...])
+            if tokenizer.eogIDs.contains(next) { break }
+            generated.append(next)
+            onText(detok.append(next))
+            if generated.count == maxTokens { break }
+            do { logits = try context.evaluate([next]) } catch {
+                if case .contextFull = error { onText(detok.finish()); printError("\n[context full]"); break }
+                throw .failed("\(error)")
+            }
+        }
+        onText(detok.finish())
+        timing.generatedTokens = generated.count
+        timing.decodeSeconds = Date().timeIntervalSince(t1)
+        return (generated, timing)
+    }
+}
+
+/// Sampling options shared by `generate` and `chat`.
+enum SamplingOptions {
+    static let valueOptions: Set<String> = ["temperature", "top-k", "top-p", "min-p", "seed", "repeat-penalty"]
+
+    static func parse(_ a: CommandLineArguments) throws(CLIError) -> (SamplingParameters, UInt64) {
+        var p = a.has("greedy") ? SamplingParameters.greedy : SamplingParameters()
+        if let t = try a.float("temperature") { p.temperature = t }
+        if let k = try a.int("top-k") { p.topK = k > 0 ? k : nil }
+        if let v = try a.float("top-p") { p.topP = v }
+        if let v = try a.float("min-p") { p.minP = v }
+        if let v = try a.float("repeat-penalty") { p.repetitionPenalty = v }
+        let seed = try a.int("seed").map { UInt64(bitPattern: Int64($0)) } ?? UInt64.random(in: 0...UInt64.max)
+        return (p, seed)
+    }
+}

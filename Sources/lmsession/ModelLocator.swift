@@ -1,0 +1,39 @@
+import Foundation
+import LMTransformer
+
+/// Finds and loads the model a command runs on.
+enum ModelLocator {
+    static let defaultFile = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+    /// `--model PATH`, else `$LMSESSION_MODEL`, else `Models/<default>` under the current directory.
+    static func path(_ explicit: String?) -> String {
+        if let explicit { return explicit }
+        if let env = ProcessInfo.processInfo.environment["LMSESSION_MODEL"], !env.isEmpty { return env }
+        return "Models/" + defaultFile
+    }
+
+    static func load(_ explicit: String?) throws(CLIError) -> TransformerModel {
+        let p = path(explicit)
+        guard FileManager.default.fileExists(atPath: p) else {
+            if explicit == nil {
+                throw .failed("model not found at \(p). Fetch the default model with:\n  Models/fetch\nor pass --model PATH (or set LMSESSION_MODEL).")
+            }
+            throw .failed("model not found at \(p)")
+        }
+        do {
+            return try TransformerModel(path: p)
+        } catch {
+            throw .failed("cannot load \(p): \(error)")
+        }
+    }
+}
+
+/// Writes to standard error.
+func printError(_ s: String) {
+    FileHandle.standardError.write(Data((s + "\n").utf8))
+}
+
+/// Writes to standard output without a newline and flushes, for streaming.
+func writeOut(_ s: String) {
+    FileHandle.standardOutput.write(Data(s.utf8))
+}

@@ -1,0 +1,167 @@
+import Foundation
+import LMSession
+import Observation
+import Testing
+
+/// Calls every initialiser, overload and label of Apple's 26.x text API (and the 26.4/27 additions we
+/// ship) exactly as Apple spells them, so a signature that drifts is a compile error.
+@Suite struct APISurfaceTests {
+    struct Weather: Tool {
+        let description = "Weather"
+        var parameters: GenerationSchema { GenerationSchema(type: GeneratedContent.self, anyOf: ["Moscow"]) }
+        func call(arguments: GeneratedContent) async throws -> String { "sunny" }
+    }
+
+    @Test func everyTextOverloadAndLabelCompilesAndRuns() async throws {
+        let (model, provider) = SystemLanguageModel.scripted(Array(repeating: .text(["ok"]), count: 12))
+        let options = GenerationOptions(samplingMode: .greedy, temperature: 0.2, maximumResponseTokens: 8)
+
+        // Initialisers.
+        let sessions: [LanguageModelSession] = [
+            LanguageModelSession(model: model),
+            LanguageModelSession(model: model, tools: [Weather()]),
+            LanguageModelSession(model: model, tools: [], instructions: "text"),
+            LanguageModelSession(model: model, instructions: Instructions("typed")),
+            LanguageModelSession(model: model, tools: []) { "built" },
+            LanguageModelSession(model: model, transcript: Transcript()),
+        ]
+        #expect(sessions.map(\.transcript.count) == [0, 1, 1, 1, 1, 0])
+        let session = sessions[0]
+
+        // respond: Prompt, String, builder; with and without options.
+        var responses: [LanguageModelSession.Response<String>] = []
+        responses.append(try await session.respond(to: Prompt("a")))
+        responses.append(try await session.respond(to: Prompt("a"), options: options))
+        responses.append(try await session.respond(to: "b"))
+        responses.append(try await session.respond(to: "b", options: options))
+        responses.append(try await session.respond { "c" })
+        responses.append(try await session.respond(options: options) { "c" })
+        #expect(responses.map(\.content) == Array(repeating: "ok", count: 6))
+        let response = responses[0]
+        let _: GeneratedContent = response.rawContent
+        let _: ArraySlice<Transcript.Entry> = response.transcriptEntries
+        let _: LanguageModelSession.Usage = response.usage
+
+        // streamResponse: same matrix; collect().
+        let streams: [LanguageModelSession.ResponseStream<String>] = [
+            session.streamResponse(to: Prompt("d")),
+            session.streamResponse(to: Prompt("d"), options: options),
+            session.streamResponse(to: "e"),
+            session.streamResponse(to: "e", options: options),
+            session.streamResponse { "f" },
+            session.streamResponse(options: options) { "f" },
+        ]
+        for stream in streams {
+            let collected: LanguageModelSession.Response<String> = try await stream.collect()
+            #expect(collected.content == "ok")
+        }
+        #expect(provider.requests.count == 12)
+        #expect(session.transcript.count == 24)
+
+        // State.
+        let _: Bool = session.isResponding
+        let _: Transcript = session.transcript
+        let _: LanguageModelSession.Usage = session.usage
+        session.prewarm()
+        session.prewarm(promptPrefix: Prompt("g"))
+
+        // Feedback.
+        let feedback: [Data] = [
+            session.logFeedbackAttachment(sentiment: .positive),
+            session.logFeedbackAttachment(sentiment: .negative, issues: [.init(category: .incorrect, explanation: "wrong")], desiredOutput: nil),
+            session.logFeedbackAttachment(sentiment: nil, desiredResponseText: "better"),
+            session.logFeedbackAttachment(sentiment: .neutral, issues: [], desiredResponseContent: GeneratedContent(kind: .string("x"))),
+        ]
+        #expect(feedback.allSatisfy { !$0.isEmpty })
+    }
+
+    @Test @available(*, deprecated, message: "exercises the deprecated 26.x `sampling:` spelling")
+    func bothSamplingLabelsSpellTheSameOptions() {
+        var old = GenerationOptions(sampling: .random(top: 10, seed: 1), temperature: 0.5, maximumResponseTokens: 20)
+        let new = GenerationOptions(samplingMode: .random(top: 10, seed: 1), temperature: 0.5, maximumResponseTokens: 20)
+        #expect(old == new)
+        old.sampling = .greedy
+        #expect(old.samplingMode == .greedy)
+        #expect(GenerationOptions(sampling: nil) == GenerationOptions())
+    }
+
+    @Test func systemLanguageModelSurface() async throws {
+        let (model, _) = SystemLanguageModel.scripted([])
+        let _: SystemLanguageModel = SystemLanguageModel(useCase: .contentTagging, guardrails: .permissiveContentTransformations)
+        let _: SystemLanguageModel = SystemLanguageModel(useCase: .general)
+        let _: SystemLanguageModel = SystemLanguageModel(guardrails: .default)
+        #expect(model.isAvailable)
+        #expect(model.availability == .available)
+        #expect(model.contextSize == 4096)
+        #expect(model.supportedLanguages == [Locale.Language(identifier: "en")])
+        #expect(model.supportsLocale(Locale(identifier: "en_GB")))
+        #expect(!model.supportsLocale(Locale(identifier: "fr_FR")))
+        let _: Bool = model.supportsLocale()
+
+        let counts = [
+            try await model.tokenCount(for: "three words here"),
+            try await model.tokenCount(for: Prompt("three words here")),
+            try await model.tokenCount(for: Instructions("two words")),
+            try await model.tokenCount(for: [Weather()] as [any Tool]),
+            try await model.tokenCount(for: GenerationSchema(type: GeneratedContent.self, anyOf: ["a"])),
+            try await model.tokenCount(for: [Transcript.Entry]()),
+        ]
+        // Scripted counts: words + 2 markers per entry; tools count name and description words.
+        #expect(counts == [5, 5, 4, 2, 10, 0])
+    }
+
+    @Test func samplingModesAndTheirKinds() {
+        let cases: [(GenerationOptions.SamplingMode, GenerationOptions.SamplingMode.Kind)] = [
+            (.greedy, .greedy),
+            (.random(top: 5), .top(k: 5, seed: nil)),
+            (.random(top: 5, seed: 9), .top(k: 5, seed: 9)),
+            (.random(probabilityThreshold: 0.9), .nucleus(threshold: 0.9, seed: nil)),
+            (.random(probabilityThreshold: 0.9, seed: 3), .nucleus(threshold: 0.9, seed: 3)),
+        ]
+        for (mode, kind) in cases { #expect(mode.kind == kind) }
+    }
+
+    @Test func everyGenerationErrorCaseCanBeMatched() {
+        let context = LanguageModelSession.GenerationError.Context(debugDescription: "d")
+        let errors: [LanguageModelSession.GenerationError] = [
+            .exceededContextWindowSize(context), .assetsUnavailable(context), .guardrailViolation(context),
+            .unsupportedGuide(context), .unsupportedLanguageOrLocale(context), .decodingFailure(context),
+            .rateLimited(context), .concurrentRequests(context),
+            .refusal(.init(transcriptEntries: []), context),
+        ]
+        let names = errors.map { error -> String in
+            switch error {
+            case .exceededContextWindowSize: "window"
+            case .assetsUnavailable: "assets"
+            case .guardrailViolation: "guardrail"
+            case .unsupportedGuide: "guide"
+            case .unsupportedLanguageOrLocale: "locale"
+            case .decodingFailure: "decoding"
+            case .rateLimited: "rate"
+            case .concurrentRequests: "concurrent"
+            case .refusal: "refusal"
+            @unknown default: "unknown"
+            }
+        }
+        #expect(names == ["window", "assets", "guardrail", "guide", "locale", "decoding", "rate", "concurrent", "refusal"])
+        #expect(errors.allSatisfy { $0.errorDescription?.hasSuffix(" d") == true })
+    }
+
+    @Test func isRespondingAndTranscriptAreObservable() async throws {
+        let (model, _) = SystemLanguageModel.scripted([.text(["ok"])])
+        let session = LanguageModelSession(model: model)
+        let changes = Changes()
+        withObservationTracking { _ = session.isResponding } onChange: { changes.record("isResponding") }
+        withObservationTracking { _ = session.transcript } onChange: { changes.record("transcript") }
+        try await session.respond(to: "hi")
+        #expect(changes.names == ["isResponding", "transcript"])
+    }
+}
+
+final class Changes: @unchecked Sendable {
+    // @unchecked: `names` is only touched under `lock`.
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    func record(_ name: String) { lock.withLock { recorded.append(name) } }
+    var names: [String] { lock.withLock { recorded } }
+}

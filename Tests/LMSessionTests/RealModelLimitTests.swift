@@ -1,0 +1,138 @@
+import Foundation
+import LMSession
+import Testing
+
+/// Scenarios 11-13 and 15 of scenarios.md on SmolLM2-135M: availability, the budget, per-request
+/// limits and errors.
+@Suite(.serialized) struct RealModelLimitTests {
+    typealias GenerationError = LanguageModelSession.GenerationError
+
+    static func describe(_ availability: SystemLanguageModel.Availability) -> String {
+        switch availability {
+        case .available: "available"
+        case .unavailable(.deviceNotEligible): "cannot run here"
+        case .unavailable(.appleIntelligenceNotEnabled): "not enabled"
+        case .unavailable(.modelNotReady): "not ready"
+        @unknown default: "unknown"
+        }
+    }
+
+    @Test func availabilityReportsEveryReasonWeCanProduce() throws {
+        #expect(Self.describe(RealModel.model.availability) == "available")
+        #expect(RealModel.model.isAvailable)
+        #expect(RealModel.model.unavailabilityCause == nil)
+
+        let missing = SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/model.gguf"))
+        #expect(Self.describe(missing.availability) == "not ready")
+        #expect(missing.unavailabilityCause == .fileNotFound(searched: ["/nonexistent/model.gguf"]))
+
+        let tiny = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, memoryLimit: 16 << 20))
+        #expect(Self.describe(tiny.availability) == "cannot run here")
+        guard case .insufficientMemory(let required, let available)? = tiny.unavailabilityCause else {
+            Issue.record("cause: \(String(describing: tiny.unavailabilityCause))")
+            return
+        }
+        #expect(available == 16 << 20)
+        #expect(required > 80 << 20, "weights alone are about 90 MB")
+    }
+
+    @Test func theDefaultModelIsFoundThroughTheEnvironmentVariableFirst() {
+        let environment = [LocalTransformerProvider.modelPathVariable: RealModel.path]
+        #expect(LocalTransformerProvider.defaultModelCandidates(environment: environment) == [RealModel.path])
+        guard case .success(let found) = LocalTransformerProvider.defaultModelPath(environment: environment) else {
+            Issue.record("not found")
+            return
+        }
+        #expect(found == RealModel.path)
+        let candidates = LocalTransformerProvider.defaultModelCandidates(environment: [:])
+        #expect(candidates.first == FileManager.default.currentDirectoryPath + "/Models/SmolLM2-135M-Instruct.Q4_1.gguf")
+    }
+
+    @Test func aMissingModelFailsRequestsWithAssetsUnavailable() async throws {
+        let session = LanguageModelSession(model: SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/model.gguf")))
+        do {
+            try await session.respond(to: "Hello")
+            Issue.record("no error")
+        } catch GenerationError.assetsUnavailable(let context) {
+            #expect(context.debugDescription.contains("/nonexistent/model.gguf"))
+        }
+        #expect(throws: LocalModelError.fileNotFound(searched: ["/nonexistent/model.gguf"])) {
+            try SystemLanguageModel(fileURL: URL(fileURLWithPath: "/nonexistent/model.gguf"))
+        }
+    }
+
+    @Test func contextSizeIs4096AndThePartsAddUpToTheBudgetCount() async throws {
+        let model = RealModel.model
+        #expect(model.contextSize == 4096)
+        let instructions = Instructions("You are a concise technical editor.")
+        let prompt = "Shorten: The meeting that we had yesterday was really very long."
+        let instructionTokens = try await model.tokenCount(for: instructions)
+        let promptTokens = try await model.tokenCount(for: prompt)
+        #expect(instructionTokens > 5)
+        #expect(promptTokens > 10)
+
+        let session = LanguageModelSession(model: model, instructions: instructions)
+        let response = try await session.respond(to: prompt, options: RealModel.greedy(8))
+        let entries = try await model.tokenCount(for: session.transcript.prefix(2))
+        #expect(entries == instructionTokens + promptTokens)
+        // The request's input is the parts plus the assistant turn's opening "<|im_start|>assistant\n",
+        // 4 tokens in SmolLM2's vocabulary (ids 1, 520, 9531, 198).
+        #expect(response.usage.input.totalTokenCount == entries + 4)
+    }
+
+    @Test func anOverBudgetPromptThrowsAndANewSessionRecovers() async throws {
+        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 64))
+        #expect(model.contextSize == 64)
+        let long = Array(repeating: "The quick brown fox jumps over the lazy dog.", count: 10).joined(separator: " ")
+        let needed = try await model.tokenCount(for: long)
+        let session = LanguageModelSession(model: model, instructions: "Summarize.")
+        do {
+            try await session.respond(to: long, options: RealModel.greedy(8))
+            Issue.record("no error")
+        } catch GenerationError.exceededContextWindowSize(let context) {
+            #expect(context.debugDescription.contains("which exceeds the maximum allowed context size of 64"))
+            let counted = context.debugDescription.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            #expect(counted > needed, "instructions and turn markers come on top of the prompt")
+        }
+        #expect(session.transcript.count == 1)
+        // Map-reduce: each part in its own session fits.
+        let part = try await LanguageModelSession(model: model).respond(to: "Summarize: The quick brown fox jumps.", options: RealModel.greedy(8))
+        #expect(!part.content.isEmpty)
+    }
+
+    @Test func maximumResponseTokensTruncatesWithoutAnError() async throws {
+        let session = LanguageModelSession(model: RealModel.model)
+        let options = GenerationOptions(temperature: 0.7, maximumResponseTokens: 5)
+        let response = try await session.respond(to: "Write a long story about a dragon.", options: options)
+        #expect(response.usage.output.totalTokenCount == 5)
+        #expect(!response.content.isEmpty)
+        #expect(session.transcript.count == 2)
+    }
+
+    @Test func aResponseThatRunsOutOfWindowThrowsExceededContextWindowSize() async throws {
+        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 40))
+        let session = LanguageModelSession(model: model)
+        let prompt = "Write a long story about a dragon."
+        let input = try await model.tokenCount(for: prompt)
+        do {
+            // No maximumResponseTokens: the answer runs into the 40-token window.
+            try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
+            Issue.record("no error")
+        } catch GenerationError.exceededContextWindowSize(let context) {
+            #expect(context.debugDescription == "Content contains 41 tokens, which exceeds the maximum allowed context size of 40.")
+        }
+        #expect(input < 40)
+        #expect(session.transcript.isEmpty)
+    }
+
+    @Test func aSecondRequestOnTheRealModelThrowsConcurrentRequests() async throws {
+        let session = LanguageModelSession(model: RealModel.model)
+        let first = Task { try await session.respond(to: "Count from one to ten.", options: RealModel.greedy(30)) }
+        while !session.isResponding { try await Task.sleep(for: .milliseconds(1)) }
+        await #expect(throws: GenerationError.self) {
+            try await session.respond(to: "Hello", options: RealModel.greedy(4))
+        }
+        #expect(try await first.value.usage.output.totalTokenCount > 0)
+        #expect(session.transcript.count == 2)
+    }
+}

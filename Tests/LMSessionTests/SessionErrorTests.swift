@@ -1,0 +1,116 @@
+import Foundation
+import LMSession
+import Testing
+
+@Suite struct SessionErrorTests {
+    typealias GenerationError = LanguageModelSession.GenerationError
+
+    @Test(arguments: [[String](), ["partial", " answer"]])
+    func aFailedRequestLeavesTheTranscriptAsBeforeAndTheSessionUsable(deltasBeforeFailure: [String]) async throws {
+        let failure = GenerationError.rateLimited(.init(debugDescription: "scripted"))
+        let (model, _) = SystemLanguageModel.scripted([.text(["one"]), .fail(deltasBeforeFailure, failure), .text(["three"])])
+        let session = LanguageModelSession(model: model, instructions: "Be brief.")
+        try await session.respond(to: "first")
+        let before = session.transcript
+
+        await #expect(throws: GenerationError.self) { try await session.respond(to: "second") }
+        #expect(session.transcript == before)
+        #expect(!session.isResponding)
+
+        let third = try await session.respond(to: "third")
+        #expect(third.content == "three")
+        #expect(session.transcript.count == before.count + 2)
+    }
+
+    @Test func cancellingARequestRollsBackAndStopsGenerationWithinOneToken() async throws {
+        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 10_000, interval: .milliseconds(2))])
+        let session = LanguageModelSession(model: model)
+        let task = Task { try await session.respond(to: "go on forever") }
+        while provider.slowEmitted.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        task.cancel()
+
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(session.transcript.isEmpty)
+        #expect(!session.isResponding)
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(provider.emittedAfterStop.load(ordering: .relaxed) <= 1)
+        #expect(provider.slowEmitted.load(ordering: .relaxed) < 100)
+    }
+
+    @Test func aSecondRequestWhileRespondingThrowsConcurrentRequests() async throws {
+        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 20, interval: .milliseconds(2)), .text(["later"])])
+        let session = LanguageModelSession(model: model)
+        let first = Task { try await session.respond(to: "slow") }
+        while provider.slowEmitted.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(session.isResponding)
+
+        do {
+            try await session.respond(to: "too soon")
+            Issue.record("the second request did not throw")
+        } catch GenerationError.concurrentRequests(let context) {
+            #expect(context.debugDescription.contains("already in progress"))
+        }
+        let firstResponse = try await first.value
+        #expect(firstResponse.content.hasPrefix("t0 t1 "))
+        #expect(session.transcript.count == 2)
+        #expect(try await session.respond(to: "now").content == "later")
+    }
+
+    /// (prompt words, context size, fits): a prompt of n words needs n + 3 scripted tokens.
+    @Test(arguments: [(5, 8, true), (5, 7, false), (100, 50, false)])
+    func aRequestOverTheBudgetThrowsWithBothNumbers(words: Int, contextSize: Int, fits: Bool) async throws {
+        let (model, provider) = SystemLanguageModel.scripted([.text(["ok"])], contextSize: contextSize)
+        let session = LanguageModelSession(model: model)
+        let prompt = Array(repeating: "word", count: words).joined(separator: " ")
+        if fits {
+            #expect(try await session.respond(to: prompt).content == "ok")
+            return
+        }
+        do {
+            try await session.respond(to: prompt)
+            Issue.record("no error for \(words + 3) tokens in \(contextSize)")
+        } catch GenerationError.exceededContextWindowSize(let context) {
+            #expect(context.debugDescription == "Content contains \(words + 3) tokens, which exceeds the maximum allowed context size of \(contextSize).")
+        }
+        #expect(session.transcript.isEmpty)
+        #expect(provider.requests.isEmpty, "the provider must not be called over budget")
+    }
+
+    @Test func anUnavailableModelThrowsAssetsUnavailable() async throws {
+        let provider = ScriptedProvider([.text(["never"])], availability: .unavailable(.modelNotReady))
+        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider))
+        do {
+            try await session.respond(to: "hello")
+            Issue.record("no error")
+        } catch GenerationError.assetsUnavailable(let context) {
+            #expect(context.debugDescription.contains("modelNotReady"))
+        }
+        #expect(session.transcript.isEmpty)
+        #expect(!session.isResponding)
+    }
+
+    @Test(arguments: [SystemLanguageModel.Guardrails.Direction.input, .output])
+    func aGuardrailRejectionThrowsAndRollsBack(direction: SystemLanguageModel.Guardrails.Direction) async throws {
+        let guardrails = SystemLanguageModel.Guardrails { text, side in
+            side == direction && text.contains("forbidden") ? .rejected(reason: "\(side) mentions it") : .allowed
+        }
+        let provider = ScriptedProvider([.text(["a forbidden", " answer"])])
+        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider, guardrails: guardrails))
+        do {
+            try await session.respond(to: direction == .input ? "say forbidden" : "say it")
+            Issue.record("no error")
+        } catch GenerationError.guardrailViolation(let context) {
+            #expect(context.debugDescription == "\(direction) mentions it")
+        }
+        #expect(session.transcript.isEmpty)
+        #expect(provider.requests.count == (direction == .input ? 0 : 1))
+    }
+
+    @Test func errorsDescribeThemselvesForUsers() {
+        let error = GenerationError.exceededContextWindowSize(.init(debugDescription: "Content contains 5000 tokens."))
+        #expect(error.errorDescription == "The content exceeds the model's context window. Content contains 5000 tokens.")
+        #expect(error.recoverySuggestion?.contains("new session") == true)
+        #expect(error.failureReason == "Content contains 5000 tokens.")
+    }
+}
