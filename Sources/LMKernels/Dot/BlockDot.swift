@@ -72,14 +72,36 @@ func widenPairs(_ v: SIMD16<Int16>) -> SIMD8<Int32> {
 }
 
 /// The generic integer row kernels over any ``BlockFormat``.
+///
+/// Legacy formats (one group per block) run four blocks at a time so that their f16 scales (and
+/// Q4_1/Q5_1 mins) are gathered and converted as one 4-lane vector instead of one at a time;
+/// that scalar work was a third of a Q4_1 block. These formats keep `d` as f16 at byte 0 and,
+/// when they have an offset, `m` as f16 at byte 2 with the offset `m * s` (ggml's layouts).
 enum BlockDot<F: BlockFormat> {
     /// `Σ_i w[i] * x[i]` over `cols` for one weight row at `w` and one activation row.
     @inline(__always)
     static func dot(_ w: UnsafeRawPointer, _ x: ActivationRow, cols: Int) -> Float {
-        let blockSize = F.groups * 32
+        let blockSize = F.groups * 32, blocks = cols / blockSize
         var acc = F.Lanes()
         var offsets: Float = 0
-        for b in 0..<(cols / blockSize) {
+        var b = 0
+        if F.groups == 1 {
+            var offsets4 = SIMD4<Float>()
+            while b + 4 <= blocks {
+                let block = w + b * F.blockBytes
+                let (d, m) = legacyScales4(block)
+                let ds = d * load4(x.scales + b)
+                if F.hasOffset { offsets4 += m * load4(x.sums + b) }
+                for k in 0..<4 {
+                    let blockK = block + k * F.blockBytes
+                    acc += F.groupDot(F.group(blockK, F.header(blockK), 0), F.header(blockK), 0,
+                                      x.quants + (b + k) * 32) * ds[k]
+                }
+                b += 4
+            }
+            offsets = laneSum(offsets4)
+        }
+        while b < blocks {
             let block = w + b * F.blockBytes
             let header = F.header(block)
             let a = x.quants + b * blockSize
@@ -87,6 +109,7 @@ enum BlockDot<F: BlockFormat> {
             forEachGroup(F.groups) { g in s += F.groupDot(F.group(block, header, g), header, g, a + g * 32) }
             acc += s * (F.scale(block) * x.scales[b])
             if F.hasOffset { offsets += F.offset(block, header, x, b) }
+            b += 1
         }
         return laneSum(acc) + offsets
     }
@@ -96,10 +119,38 @@ enum BlockDot<F: BlockFormat> {
     @inline(__always)
     static func dot4(_ w: UnsafeRawPointer, _ x0: ActivationRow, _ x1: ActivationRow,
                      _ x2: ActivationRow, _ x3: ActivationRow, cols: Int) -> SIMD4<Float> {
-        let blockSize = F.groups * 32
+        let blockSize = F.groups * 32, blocks = cols / blockSize
         var acc0 = F.Lanes(), acc1 = F.Lanes(), acc2 = F.Lanes(), acc3 = F.Lanes()
         var off0: Float = 0, off1: Float = 0, off2: Float = 0, off3: Float = 0
-        for b in 0..<(cols / blockSize) {
+        var b = 0
+        if F.groups == 1 {
+            var o0 = SIMD4<Float>(), o1 = SIMD4<Float>(), o2 = SIMD4<Float>(), o3 = SIMD4<Float>()
+            while b + 4 <= blocks {
+                let block = w + b * F.blockBytes
+                let (d, m) = legacyScales4(block)
+                let ds0 = d * load4(x0.scales + b), ds1 = d * load4(x1.scales + b)
+                let ds2 = d * load4(x2.scales + b), ds3 = d * load4(x3.scales + b)
+                if F.hasOffset {
+                    o0 += m * load4(x0.sums + b)
+                    o1 += m * load4(x1.sums + b)
+                    o2 += m * load4(x2.sums + b)
+                    o3 += m * load4(x3.sums + b)
+                }
+                for k in 0..<4 {
+                    let blockK = block + k * F.blockBytes
+                    let header = F.header(blockK)
+                    let wg = F.group(blockK, header, 0)
+                    let o = (b + k) * 32
+                    acc0 += F.groupDot(wg, header, 0, x0.quants + o) * ds0[k]
+                    acc1 += F.groupDot(wg, header, 0, x1.quants + o) * ds1[k]
+                    acc2 += F.groupDot(wg, header, 0, x2.quants + o) * ds2[k]
+                    acc3 += F.groupDot(wg, header, 0, x3.quants + o) * ds3[k]
+                }
+                b += 4
+            }
+            off0 = laneSum(o0); off1 = laneSum(o1); off2 = laneSum(o2); off3 = laneSum(o3)
+        }
+        while b < blocks {
             let block = w + b * F.blockBytes
             let header = F.header(block)
             let o = b * blockSize
@@ -123,9 +174,33 @@ enum BlockDot<F: BlockFormat> {
                 off2 += F.offset(block, header, x2, b)
                 off3 += F.offset(block, header, x3, b)
             }
+            b += 1
         }
         return SIMD4(laneSum(acc0) + off0, laneSum(acc1) + off1, laneSum(acc2) + off2, laneSum(acc3) + off3)
     }
+
+    /// `d` (f16 at byte 0) and, for formats with an offset, `m` (f16 at byte 2) of four
+    /// consecutive legacy blocks, converted as vectors.
+    @inline(__always)
+    static func legacyScales4(_ block: UnsafeRawPointer) -> (SIMD4<Float>, SIMD4<Float>) {
+        let n = F.blockBytes
+        let v = SIMD4<Int32>(block.loadUnaligned(as: Int32.self), (block + n).loadUnaligned(as: Int32.self),
+                             (block + 2 * n).loadUnaligned(as: Int32.self), (block + 3 * n).loadUnaligned(as: Int32.self))
+        // Low 16 bits are d, high 16 bits m (or the first quants, unused when there is no m).
+        return (f16Lanes((v &<< 16) &>> 16), F.hasOffset ? f16Lanes(v &>> 16) : SIMD4())
+    }
+}
+
+@inline(__always)
+private func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+}
+
+/// `f16` on four sign-extended binary16 values (see `f16`).
+@inline(__always)
+func f16Lanes(_ h: SIMD4<Int32>) -> SIMD4<Float> {
+    let bits = (h &<< 13) & SIMD4(repeating: Int32(bitPattern: 0x8fff_e000))
+    return unsafeBitCast(bits, to: SIMD4<Float>.self) * 0x1p112
 }
 
 /// Calls `body` for groups `0..<groups` (1 or 8) fully unrolled, so every group index is a
