@@ -64,13 +64,29 @@ public final class QuantizedActivations: @unchecked Sendable {
     /// - Precondition: `nTokens <= maxTokens`, `cols <= maxCols`, and `cols` a multiple of
     ///   `format.blockSize` (weights' `cols` always are). Violations are programmer errors and trap.
     public func quantize(_ x: UnsafePointer<Float>, nTokens: Int, cols: Int, format: ActivationFormat) {
+        quantize(x, nTokens: nTokens, cols: cols, format: format, pool: nil)
+    }
+
+    /// As ``quantize(_:nTokens:cols:format:)``, splitting the tokens across `pool` when there are
+    /// enough of them to pay for a dispatch (prefill batches).
+    public func quantize(_ x: UnsafePointer<Float>, nTokens: Int, cols: Int, format: ActivationFormat,
+                         pool: ThreadPool?) {
         precondition(nTokens >= 0 && nTokens <= maxTokens, "nTokens \(nTokens) exceeds capacity \(maxTokens)")
         precondition(cols > 0 && cols <= maxCols, "cols \(cols) exceeds capacity \(maxCols)")
         precondition(cols % format.blockSize == 0, "cols \(cols) is not a multiple of \(format) blocks")
         self.format = format
         self.nTokens = nTokens
         self.cols = cols
-        for t in 0..<nTokens {
+        if let pool, pool.threadCount > 1, nTokens >= 16 {
+            pool.parallelFor(0..<nTokens) { tokens in quantizeTokens(x, tokens, cols: cols, format: format) }
+        } else {
+            quantizeTokens(x, 0..<nTokens, cols: cols, format: format)
+        }
+    }
+
+    /// Quantizes tokens `tokens` of `x`; each token writes only its own rows of the buffers.
+    private func quantizeTokens(_ x: UnsafePointer<Float>, _ tokens: Range<Int>, cols: Int, format: ActivationFormat) {
+        for t in tokens {
             let src = x + t * cols
             switch format {
             case .f32:

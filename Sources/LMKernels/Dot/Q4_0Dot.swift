@@ -3,6 +3,7 @@
 /// activations, as ggml's `ggml_vec_dot_q4_0_q8_0`.
 enum Q4_0Format: BlockFormat {
     typealias Header = Void
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
     static var blockBytes: Int { 18 }
     static var groups: Int { 1 }
@@ -12,6 +13,12 @@ enum Q4_0Format: BlockFormat {
         let (even, odd) = nibblePairPlanes(block + 2)
         let eight = SIMD16<Int16>(repeating: 8)
         return (even &- eight, odd &- eight)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a)
     }
 
     @inline(__always)

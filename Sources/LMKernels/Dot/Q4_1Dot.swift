@@ -3,6 +3,7 @@
 /// `Σ (q*d + m) * a = d * d_a * Σ q*q_a + m * s_a` with the activation block's `s = d_a * Σq_a`.
 enum Q4_1Format: BlockFormat {
     typealias Header = Void
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_1 }
     static var blockBytes: Int { 20 }
     static var groups: Int { 1 }
@@ -11,6 +12,12 @@ enum Q4_1Format: BlockFormat {
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
         nibblePairPlanes(block + 4)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a)
     }
 
     @inline(__always)

@@ -4,6 +4,7 @@
 /// `d * sc * q - dmin * m`) against Q8_K activations, as ggml's `ggml_vec_dot_q4_K_q8_K`: the min
 /// term uses the activation's per-group sums.
 enum Q4_KFormat: BlockFormat {
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_K }
     static var blockBytes: Int { 144 }
     static var groups: Int { 8 }
@@ -19,8 +20,8 @@ enum Q4_KFormat: BlockFormat {
 
     @inline(__always)
     static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: KScales, _ g: Int,
-                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
-        toFloat(pairedDot(w, a)) * Float(header.scale(g))
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a) * Float(header.scale(g))
     }
 
     @inline(__always)

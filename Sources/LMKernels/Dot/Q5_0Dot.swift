@@ -3,6 +3,7 @@
 /// `(q - 16) * d`) against Q8_0 activations, as ggml's `ggml_vec_dot_q5_0_q8_0`.
 enum Q5_0Format: BlockFormat {
     typealias Header = Void
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
     static var blockBytes: Int { 22 }
     static var groups: Int { 1 }
@@ -13,6 +14,12 @@ enum Q5_0Format: BlockFormat {
         let low = nibblePairPlanes(block + 6)
         let sixteen = SIMD16<Int16>(repeating: 16)
         return ((low.0 | high.0) &- sixteen, (low.1 | high.1) &- sixteen)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a)
     }
 
     @inline(__always)

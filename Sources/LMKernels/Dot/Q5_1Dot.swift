@@ -3,6 +3,7 @@
 /// `ggml_vec_dot_q5_1_q8_1`.
 enum Q5_1Format: BlockFormat {
     typealias Header = Void
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_1 }
     static var blockBytes: Int { 24 }
     static var groups: Int { 1 }
@@ -13,6 +14,12 @@ enum Q5_1Format: BlockFormat {
         let high = fifthBits(block.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
         let low = nibblePairPlanes(block + 8)
         return (low.0 | high.0, low.1 | high.1)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a)
     }
 
     @inline(__always)

@@ -8,6 +8,7 @@
 enum Q6_KFormat: BlockFormat {
     /// The block's 16 Int8 sub-scales.
     typealias Header = UnsafeRawPointer
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_K }
     static var blockBytes: Int { 210 }
     static var groups: Int { 8 }

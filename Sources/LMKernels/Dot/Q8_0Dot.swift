@@ -2,6 +2,7 @@
 /// activations, as ggml's `ggml_vec_dot_q8_0_q8_0`.
 enum Q8_0Format: BlockFormat {
     typealias Header = Void
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
     static var blockBytes: Int { 34 }
     static var groups: Int { 1 }
@@ -12,6 +13,12 @@ enum Q8_0Format: BlockFormat {
     }
 
     @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
+        toFloat(pairedDot(w, a))
+    }
+
+    @inline(__always)
     static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block) }
 }
 
@@ -19,6 +26,7 @@ enum Q8_0Format: BlockFormat {
 /// `q * d`), paired with Q8_0 activations.
 enum Q8_1Format: BlockFormat {
     typealias Header = Void
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
     static var blockBytes: Int { 36 }
     static var groups: Int { 1 }
@@ -29,6 +37,12 @@ enum Q8_1Format: BlockFormat {
     }
 
     @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
+        toFloat(pairedDot(w, a))
+    }
+
+    @inline(__always)
     static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block) }
 }
 
@@ -36,6 +50,7 @@ enum Q8_1Format: BlockFormat {
 /// value `q * d`), paired with Q8_K activations.
 enum Q8_KFormat: BlockFormat {
     typealias Header = Void
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_K }
     static var blockBytes: Int { 292 }
     static var groups: Int { 8 }
@@ -43,6 +58,12 @@ enum Q8_KFormat: BlockFormat {
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
         signedBytePlanes(block + 4 + 32 * g)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
+        toFloat(pairedDot(w, a))
     }
 
     @inline(__always)

@@ -1,38 +1,12 @@
-// Small always-inlined SIMD building blocks shared by the dot kernels.
+// Small always-inlined SIMD building blocks shared by the dot kernels and quantizers.
 //
-// Written as element loops of at most 16 lanes: LLVM turns these into single vector instructions
-// (pmovsx/pmaddwd/cvtdq2ps...) in both the baseline x86-64 and the x86-64-v3 builds, whereas the
+// Written as element loops of at most 16 lanes: LLVM turns these into vector instructions
+// (pmaddwd, cvtdq2ps, ...) in both the baseline x86-64 and the x86-64-v3 builds, whereas the
 // stdlib's generic SIMD conversion initialisers are not always inlined (a call per element).
-
-@inline(__always)
-func loadI8x16(_ p: UnsafeRawPointer) -> SIMD16<Int8> {
-    p.loadUnaligned(as: SIMD16<Int8>.self)
-}
 
 @inline(__always)
 func loadI16x16(_ p: UnsafePointer<Int16>) -> SIMD16<Int16> {
     UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Int16>.self)
-}
-
-@inline(__always)
-func loadU8x16(_ p: UnsafeRawPointer) -> SIMD16<UInt8> {
-    p.loadUnaligned(as: SIMD16<UInt8>.self)
-}
-
-/// Sign-extends 16 bytes to 16 Int16 lanes.
-@inline(__always)
-func widen(_ v: SIMD16<Int8>) -> SIMD16<Int16> {
-    var r = SIMD16<Int16>()
-    for i in 0..<16 { r[i] = Int16(v[i]) }
-    return r
-}
-
-/// Zero-extends 16 bytes to 16 Int16 lanes.
-@inline(__always)
-func widen(_ v: SIMD16<UInt8>) -> SIMD16<Int16> {
-    var r = SIMD16<Int16>()
-    for i in 0..<16 { r[i] = Int16(truncatingIfNeeded: v[i]) }
-    return r
 }
 
 /// `r[i] = a[2i]*b[2i] + a[2i+1]*b[2i+1]` in Int32 (x86 `pmaddwd`).

@@ -142,10 +142,12 @@ private final class PoolState: @unchecked Sendable {
         generation = (generation + 1) & 0xffff_ffff
         publish(generation << 32 | UInt64(parts) << 16)
         runParts(generation: generation)
+        // Only a part a worker has claimed is left: it is running, so spin (yielding only if it
+        // takes long, as when the worker was preempted mid-part).
         var spins = 0
         while finished.load(ordering: .acquiring) < parts {
             spins += 1
-            if spins > 2000 { sched_yield() }
+            if spins > PoolState.spinLimit { sched_yield() }
         }
         job.pointee = nil
     }
