@@ -85,6 +85,21 @@ private func quantizerCases() -> [QuantizerCase] {
         }
     }
 
+    @Test(arguments: [ActivationFormat.q8_0, .q8_1, .q8_K])
+    func quantizingAcrossThePoolEqualsQuantizingOnOneThread(_ format: ActivationFormat) {
+        let nTokens = 40, cols = 512
+        var rng = SplitMix64(seed: 9)
+        let x = DotReference.randomActivations(nTokens * cols, rng: &rng)
+        let serial = QuantizedActivations(maxTokens: nTokens, maxCols: cols)
+        let pooled = QuantizedActivations(maxTokens: nTokens, maxCols: cols)
+        serial.quantize(x, nTokens: nTokens, cols: cols, format: format)
+        pooled.quantize(x, nTokens: nTokens, cols: cols, format: format, pool: ThreadPool(threads: 2))
+        for t in [0, 17, 39] {
+            #expect((0..<cols).map { pooled.dequantized(token: t, $0) } == (0..<cols).map { serial.dequantized(token: t, $0) })
+            #expect((0..<(cols / format.blockSize)).map { pooled.scale(token: t, block: $0) } != [Float](repeating: 0, count: cols / format.blockSize))
+        }
+    }
+
     @Test func f32FormatKeepsTheFloatsUnchanged() {
         let values: [Float] = [1.5, -2.25, 0, 3e-7, 1e9]
         let x = QuantizedActivations(maxTokens: 1, maxCols: 5)

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ThreadPoolTests {
     @Test(arguments: [1, 2, 3, 4])
-    func everyThreadIndexRunsExactlyOncePerDispatch(_ threads: Int) {
+    func everyPartRunsExactlyOncePerDispatch(_ threads: Int) {
         let pool = ThreadPool(threads: threads)
         #expect(pool.threadCount == threads)
         let hits = Mutex([Int](repeating: 0, count: threads))
@@ -55,16 +55,29 @@ import Testing
         #expect(covered == Array(range))
     }
 
-    @Test func nestedRunExecutesInlineInsteadOfDeadlocking() {
+    @Test(arguments: [1, 5, 16, 300])
+    func runWithMorePartsThanThreadsCoversEveryPartOnce(_ parts: Int) {
         let pool = ThreadPool(threads: 2)
-        let inner = Atomic<Int>(0)
-        pool.run { _, _ in
-            pool.run { index, count in
-                #expect(index == 0 && count == 1)
-                inner.add(1, ordering: .relaxed)
+        let hits = Mutex([Int](repeating: 0, count: parts))
+        for _ in 0..<20 {
+            pool.run(parts: parts) { part, count in
+                #expect(count == parts)
+                hits.withLock { $0[part] += 1 }
             }
         }
-        #expect(inner.load(ordering: .relaxed) == 2)
+        #expect(hits.withLock { $0 } == [Int](repeating: 20, count: parts))
+    }
+
+    @Test func nestedRunExecutesInlineInsteadOfDeadlocking() {
+        let pool = ThreadPool(threads: 2)
+        let inner = Mutex([Int]())
+        pool.run { outer, _ in
+            pool.run { part, count in
+                #expect(count == 2)
+                inner.withLock { $0.append(outer * 10 + part) }
+            }
+        }
+        #expect(inner.withLock { $0.sorted() } == [0, 1, 10, 11])
     }
 
     @Test func poolsShutDownCleanlyWhenReleased() {

@@ -1,12 +1,13 @@
 // Fast per-block activation quantizers. Each produces exactly ggml's reference values
 // (`quantize_row_q8_0_ref`, `quantize_row_q8_1_ref`, `quantize_row_q8_K_ref`), using 16-lane
 // element loops that vectorise, integer tricks for rounding (no per-lane libm calls), and
-// Float scales rounded through f16 where ggml stores f16.
+// Float scales rounded through f16 where ggml stores f16. Quants are stored as Int16 in the
+// even/odd order of ``QuantizedActivations``.
 
 enum ActivationQuantizer {
     /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0.
     @inline(__always)
-    static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
+    static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
                           scale: UnsafeMutablePointer<Float>) {
         let d = blockQuantize32(x, quants)
         scale.pointee = roundedToF16(d)
@@ -14,13 +15,11 @@ enum ActivationQuantizer {
 
     /// 32 floats -> 32 Int8, `d` and `s = d * Σq` (both f16-rounded), as ggml's Q8_1.
     @inline(__always)
-    static func q8_1Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
+    static func q8_1Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
                           scale: UnsafeMutablePointer<Float>, sum: UnsafeMutablePointer<Float>) {
         let d = blockQuantize32(x, quants)
-        let lo = widen(UnsafeRawPointer(quants).loadUnaligned(as: SIMD16<Int8>.self))
-        let hi = widen(UnsafeRawPointer(quants + 16).loadUnaligned(as: SIMD16<Int8>.self))
         let ones = SIMD16<Int16>(repeating: 1)
-        let total = horizontalSum(maddPairs(lo, ones) &+ maddPairs(hi, ones))
+        let total = horizontalSum(maddPairs(loadI16x16(quants), ones) &+ maddPairs(loadI16x16(quants + 16), ones))
         scale.pointee = roundedToF16(d)
         sum.pointee = roundedToF16(Float(total) * d)
     }
@@ -29,8 +28,9 @@ enum ActivationQuantizer {
     /// (`iscale = -127 / max` where `max` is the signed value of largest magnitude, round to
     /// nearest even, clamp at 127).
     @inline(__always)
-    static func q8_KBlock(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int8>,
-                          scale: UnsafeMutablePointer<Float>, bsums: UnsafeMutablePointer<Int16>) {
+    static func q8_KBlock(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
+                          scale: UnsafeMutablePointer<Float>, bsums: UnsafeMutablePointer<Int16>,
+                          groupSums: UnsafeMutablePointer<Int16>) {
         // Largest |x| and the first signed value reaching it (ggml keeps the first on ties).
         var amax: Float = 0
         var maxValue: Float = 0
@@ -39,36 +39,36 @@ enum ActivationQuantizer {
         amax = reduceMax(vmax)
         if amax == 0 {
             scale.pointee = 0
-            (UnsafeMutableRawPointer(quants)).initializeMemory(as: UInt8.self, repeating: 0, count: 256)
+            quants.update(repeating: 0, count: 256)
             for j in 0..<16 { bsums[j] = 0 }
+            for j in 0..<8 { groupSums[j] = 0 }
             return
         }
         for j in 0..<256 where abs(x[j]) == amax { maxValue = x[j]; break }
         let iscale = -127 / maxValue
         let v = SIMD16<Float>(repeating: iscale)
-        for c in 0..<16 {
-            var q = roundEven(load16(x + c * 16) * v)
-            q = minLanes(q, SIMD16<Int32>(repeating: 127))
-            let q8 = narrow(q)
-            UnsafeMutableRawPointer(quants + c * 16).storeBytes(of: q8, as: SIMD16<Int8>.self)
-            bsums[c] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(widen(q8), SIMD16<Int16>(repeating: 1))))
+        let top = SIMD16<Int32>(repeating: 127), ones = SIMD16<Int16>(repeating: 1)
+        for g in 0..<8 {
+            let qa = minLanes(roundEven(load16(x + g * 32) * v), top)
+            let qb = minLanes(roundEven(load16(x + g * 32 + 16) * v), top)
+            storeEvenOdd(qa, qb, quants + g * 32)
+            bsums[2 * g] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(narrow(qa), ones)))
+            bsums[2 * g + 1] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(narrow(qb), ones)))
         }
+        for j in 0..<8 { groupSums[j] = bsums[2 * j] &+ bsums[2 * j + 1] }
         scale.pointee = 1 / iscale
     }
 
     /// Shared Q8_0/Q8_1 core: writes `round(x / d)` (ties away from zero, like `roundf`) and
     /// returns the unrounded `d = max|x| / 127`.
     @inline(__always)
-    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int8>) -> Float {
+    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int16>) -> Float {
         let a = load16(x)
         let b = load16(x + 16)
         let amax = reduceMax(maxLanes(absLanes(a), absLanes(b)))
         let d = amax / 127
         let id: Float = d != 0 ? 1 / d : 0
-        let qa = narrow(roundAway(a * id))
-        let qb = narrow(roundAway(b * id))
-        UnsafeMutableRawPointer(quants).storeBytes(of: qa, as: SIMD16<Int8>.self)
-        UnsafeMutableRawPointer(quants + 16).storeBytes(of: qb, as: SIMD16<Int8>.self)
+        storeEvenOdd(roundAway(a * id), roundAway(b * id), quants)
         return d
     }
 }
@@ -135,10 +135,25 @@ private func roundAway(_ v: SIMD16<Float>) -> SIMD16<Int32> {
     return r
 }
 
+/// Stores quants `0..<16` (`a`) and `16..<32` (`b`) of a 32-block in even/odd order: the 16
+/// even-indexed quants, then the 16 odd-indexed ones.
 @inline(__always)
-private func narrow(_ v: SIMD16<Int32>) -> SIMD16<Int8> {
-    var r = SIMD16<Int8>()
-    for i in 0..<16 { r[i] = Int8(truncatingIfNeeded: v[i]) }
+private func storeEvenOdd(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>, _ out: UnsafeMutablePointer<Int16>) {
+    var even = SIMD16<Int16>(), odd = SIMD16<Int16>()
+    for i in 0..<8 {
+        even[i] = Int16(truncatingIfNeeded: a[2 * i])
+        even[i + 8] = Int16(truncatingIfNeeded: b[2 * i])
+        odd[i] = Int16(truncatingIfNeeded: a[2 * i + 1])
+        odd[i + 8] = Int16(truncatingIfNeeded: b[2 * i + 1])
+    }
+    UnsafeMutableRawPointer(out).storeBytes(of: even, as: SIMD16<Int16>.self)
+    UnsafeMutableRawPointer(out + 16).storeBytes(of: odd, as: SIMD16<Int16>.self)
+}
+
+@inline(__always)
+private func narrow(_ v: SIMD16<Int32>) -> SIMD16<Int16> {
+    var r = SIMD16<Int16>()
+    for i in 0..<16 { r[i] = Int16(truncatingIfNeeded: v[i]) }
     return r
 }
 

@@ -25,11 +25,13 @@ enum F16Format: FloatFormat {
     static func load8(_ row: UnsafeRawPointer, _ i: Int) -> SIMD8<Float> {
         let h = row.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<UInt16>.self)
         var r = SIMD8<Float>()
-        for j in 0..<8 { r[j] = f16(h[j]) }
+        for j in 0..<8 { r[j] = f16Exact(h[j]) }
         return r
     }
     @inline(__always)
-    static func load1(_ row: UnsafeRawPointer, _ i: Int) -> Float { loadF16(row, 2 * i) }
+    static func load1(_ row: UnsafeRawPointer, _ i: Int) -> Float {
+        f16Exact(row.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))
+    }
 }
 
 /// bfloat16 weights: the high 16 bits of a Float.

@@ -2,15 +2,23 @@
 /// the low nibble of byte `j`, weight `j + 16` the high nibble; value `(q - 8) * d`) against Q8_0
 /// activations, as ggml's `ggml_vec_dot_q4_0_q8_0`.
 enum Q4_0Format: BlockFormat {
+    typealias Header = Void
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
     static var blockBytes: Int { 18 }
     static var groups: Int { 1 }
 
     @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let qs = loadU8x16(block + 2)
+    static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+        let (even, odd) = nibblePairPlanes(block + 2)
         let eight = SIMD16<Int16>(repeating: 8)
-        return (widen(qs & 0x0f) &- eight, widen(qs &>> 4) &- eight)
+        return (even &- eight, odd &- eight)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a)
     }
 
     @inline(__always)

@@ -2,22 +2,29 @@
 /// as Q4_0; value `q * d + m`) against Q8_1 activations, as ggml's `ggml_vec_dot_q4_1_q8_1`:
 /// `Σ (q*d + m) * a = d * d_a * Σ q*q_a + m * s_a` with the activation block's `s = d_a * Σq_a`.
 enum Q4_1Format: BlockFormat {
+    typealias Header = Void
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_1 }
     static var blockBytes: Int { 20 }
     static var groups: Int { 1 }
     static var hasOffset: Bool { true }
 
     @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let qs = loadU8x16(block + 4)
-        return (widen(qs & 0x0f), widen(qs &>> 4))
+    static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+        nibblePairPlanes(block + 4)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a)
     }
 
     @inline(__always)
     static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block) }
 
     @inline(__always)
-    static func offset(_ block: UnsafeRawPointer, _ x: ActivationRow, _ b: Int) -> Float {
+    static func offset(_ block: UnsafeRawPointer, _ header: Void, _ x: ActivationRow, _ b: Int) -> Float {
         loadF16(block, 2) * x.sums[b]
     }
 }

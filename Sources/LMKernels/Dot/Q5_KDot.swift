@@ -3,37 +3,35 @@
 /// `g`, 128 bytes of nibbles as Q4_K; value `d * sc * q - dmin * m`) against Q8_K activations, as
 /// ggml's `ggml_vec_dot_q5_K_q8_K`.
 enum Q5_KFormat: BlockFormat {
+    typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_K }
     static var blockBytes: Int { 176 }
     static var groups: Int { 8 }
     static var hasOffset: Bool { true }
 
     @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let sc = SIMD16<Int16>(repeating: Int16(kScaleMin(block + 4, g).scale))
-        let qs = block + 48 + 32 * (g >> 1)
-        let lo = loadU8x16(qs), hi = loadU8x16(qs + 16)
-        let bit = UInt8(1) << UInt8(g)
-        let h0 = highBit(loadU8x16(block + 16), bit), h1 = highBit(loadU8x16(block + 32), bit)
-        if g & 1 == 0 {
-            return (widen((lo & 0x0f) | h0) &* sc, widen((hi & 0x0f) | h1) &* sc)
-        }
-        return (widen((lo &>> 4) | h0) &* sc, widen((hi &>> 4) | h1) &* sc)
+    static func header(_ block: UnsafeRawPointer) -> KScales { KScales(block + 4) }
+
+    @inline(__always)
+    static func group(_ block: UnsafeRawPointer, _ header: KScales, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+        let low = nibblePlanes32(block + 48 + 32 * (g >> 1), high: g & 1 == 1)
+        // Bit g of each qh byte is the fifth bit.
+        let high = bitPlanes32(block + 16, shift: g, mask: 1)
+        return (low.0 | unsafeBitCast(high.0 &<< 4, to: SIMD16<Int16>.self),
+                low.1 | unsafeBitCast(high.1 &<< 4, to: SIMD16<Int16>.self))
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: KScales, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD4<Float> {
+        foldedDot(w, a) * Float(header.scale(g))
     }
 
     @inline(__always)
     static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block) }
 
     @inline(__always)
-    static func offset(_ block: UnsafeRawPointer, _ x: ActivationRow, _ b: Int) -> Float {
-        -loadF16(block, 2) * x.scales[b] * Float(kMinSum(block + 4, x.bsums + 16 * b))
+    static func offset(_ block: UnsafeRawPointer, _ header: KScales, _ x: ActivationRow, _ b: Int) -> Float {
+        -loadF16(block, 2) * x.scales[b] * Float(header.minDot(x.groupSums + 8 * b))
     }
-}
-
-/// Lane `i` is 16 when `v[i] & bit` is set, else 0.
-@inline(__always)
-private func highBit(_ v: SIMD16<UInt8>, _ bit: UInt8) -> SIMD16<UInt8> {
-    var r = SIMD16<UInt8>()
-    for i in 0..<16 { r[i] = (v[i] & bit) != 0 ? 16 : 0 }
-    return r
 }

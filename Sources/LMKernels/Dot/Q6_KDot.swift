@@ -6,25 +6,34 @@
 /// bits from `ql[64n + 32(k & 1) + l]` (low nibble for `k < 2`, high otherwise) and its high two
 /// from bits `2k...2k+1` of `qh[32n + l]`; its scale is `sc[8n + 2k + l / 16]`.
 enum Q6_KFormat: BlockFormat {
+    /// The block's 16 Int8 sub-scales.
+    typealias Header = UnsafeRawPointer
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_K }
     static var blockBytes: Int { 210 }
     static var groups: Int { 8 }
 
     @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+    static func header(_ block: UnsafeRawPointer) -> UnsafeRawPointer { block + 192 }
+
+    @inline(__always)
+    static func group(_ block: UnsafeRawPointer, _ header: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
         let n = g >> 2, k = g & 3
-        let ql = block + 64 * n + 32 * (k & 1)
-        let qh = block + 128 + 32 * n
-        let scales = (block + 192 + 8 * n + 2 * k).assumingMemoryBound(to: Int8.self)
-        let shift = UInt8(2 * k)
+        let low = nibblePlanes32(block + 64 * n + 32 * (k & 1), high: k >= 2)
+        let high = bitPlanes32(block + 128 + 32 * n, shift: 2 * k, mask: 3)
         let thirtyTwo = SIMD16<Int16>(repeating: 32)
-        func half(_ l: Int) -> SIMD16<Int16> {
-            let low = loadU8x16(ql + l), high = loadU8x16(qh + l)
-            let nibble = k < 2 ? low & 0x0f : low &>> 4
-            let q = nibble | (((high &>> shift) & 3) &<< 4)
-            return (widen(q) &- thirtyTwo) &* SIMD16<Int16>(repeating: Int16(scales[l >> 4]))
-        }
-        return (half(0), half(16))
+        return ((low.0 | unsafeBitCast(high.0 &<< 4, to: SIMD16<Int16>.self)) &- thirtyTwo,
+                (low.1 | unsafeBitCast(high.1 &<< 4, to: SIMD16<Int16>.self)) &- thirtyTwo)
+    }
+
+    /// Weights 0..<16 and 16..<32 of a group have their own sub-scales; in even/odd lanes they are
+    /// lanes 0..<8 and 8..<16 of both planes, so after pairing, Int32 lanes 0..<4 and 4..<8.
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: UnsafeRawPointer, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
+        let sc = header + 2 * g
+        let s0 = Float(sc.load(as: Int8.self)), s1 = Float(sc.load(fromByteOffset: 1, as: Int8.self))
+        return toFloat(pairedDot(w, a)) * SIMD8(lowHalf: SIMD4(repeating: s0), highHalf: SIMD4(repeating: s1))
     }
 
     @inline(__always)

@@ -1,13 +1,21 @@
 /// Q8_0 weights (8.5 bits/weight, 34 bytes per 32: f16 `d`, 32 Int8; value `q * d`) against Q8_0
 /// activations, as ggml's `ggml_vec_dot_q8_0_q8_0`.
 enum Q8_0Format: BlockFormat {
+    typealias Header = Void
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
     static var blockBytes: Int { 34 }
     static var groups: Int { 1 }
 
     @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        (widen(loadI8x16(block + 2)), widen(loadI8x16(block + 18)))
+    static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+        signedBytePlanes(block + 2)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
+        toFloat(pairedDot(w, a))
     }
 
     @inline(__always)
@@ -17,13 +25,21 @@ enum Q8_0Format: BlockFormat {
 /// Q8_1 used as a weight type (36 bytes per 32: f16 `d`, f16 `s` (unused here), 32 Int8; value
 /// `q * d`), paired with Q8_0 activations.
 enum Q8_1Format: BlockFormat {
+    typealias Header = Void
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
     static var blockBytes: Int { 36 }
     static var groups: Int { 1 }
 
     @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        (widen(loadI8x16(block + 4)), widen(loadI8x16(block + 20)))
+    static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+        signedBytePlanes(block + 4)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
+        toFloat(pairedDot(w, a))
     }
 
     @inline(__always)
@@ -33,13 +49,21 @@ enum Q8_1Format: BlockFormat {
 /// Q8_K used as a weight type (292 bytes per 256: Float `d`, 256 Int8, 16 Int16 sums (unused);
 /// value `q * d`), paired with Q8_K activations.
 enum Q8_KFormat: BlockFormat {
+    typealias Header = Void
+    typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_K }
     static var blockBytes: Int { 292 }
     static var groups: Int { 8 }
 
     @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        (widen(loadI8x16(block + 4 + 32 * g)), widen(loadI8x16(block + 20 + 32 * g)))
+    static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+        signedBytePlanes(block + 4 + 32 * g)
+    }
+
+    @inline(__always)
+    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
+                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
+        toFloat(pairedDot(w, a))
     }
 
     @inline(__always)

@@ -1,33 +1,12 @@
-// Small always-inlined SIMD building blocks shared by the dot kernels.
+// Small always-inlined SIMD building blocks shared by the dot kernels and quantizers.
 //
-// Written as element loops of at most 16 lanes: LLVM turns these into single vector instructions
-// (pmovsx/pmaddwd/cvtdq2ps...) in both the baseline x86-64 and the x86-64-v3 builds, whereas the
+// Written as element loops of at most 16 lanes: LLVM turns these into vector instructions
+// (pmaddwd, cvtdq2ps, ...) in both the baseline x86-64 and the x86-64-v3 builds, whereas the
 // stdlib's generic SIMD conversion initialisers are not always inlined (a call per element).
 
 @inline(__always)
-func loadI8x16(_ p: UnsafeRawPointer) -> SIMD16<Int8> {
-    p.loadUnaligned(as: SIMD16<Int8>.self)
-}
-
-@inline(__always)
-func loadU8x16(_ p: UnsafeRawPointer) -> SIMD16<UInt8> {
-    p.loadUnaligned(as: SIMD16<UInt8>.self)
-}
-
-/// Sign-extends 16 bytes to 16 Int16 lanes.
-@inline(__always)
-func widen(_ v: SIMD16<Int8>) -> SIMD16<Int16> {
-    var r = SIMD16<Int16>()
-    for i in 0..<16 { r[i] = Int16(v[i]) }
-    return r
-}
-
-/// Zero-extends 16 bytes to 16 Int16 lanes.
-@inline(__always)
-func widen(_ v: SIMD16<UInt8>) -> SIMD16<Int16> {
-    var r = SIMD16<Int16>()
-    for i in 0..<16 { r[i] = Int16(truncatingIfNeeded: v[i]) }
-    return r
+func loadI16x16(_ p: UnsafePointer<Int16>) -> SIMD16<Int16> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Int16>.self)
 }
 
 /// `r[i] = a[2i]*b[2i] + a[2i+1]*b[2i+1]` in Int32 (x86 `pmaddwd`).
@@ -61,18 +40,25 @@ func horizontalSum(_ v: SIMD8<Int32>) -> Int32 {
     return q[0] &+ q[1]
 }
 
-/// IEEE binary16 bits to Float with integer operations only (no F16C, no libcall). Exact for all
-/// finite values and subnormals; infinities and NaNs map to infinities and NaNs. Unlike the
-/// reference `halfToFloat` it has a single select, so 8-lane loops of it vectorise.
+/// IEEE binary16 bits to Float with integer operations and one multiply (no F16C, no libcall):
+/// exact for all finite values including subnormals. Infinities and NaNs are not special-cased
+/// (they become large finite values): block scales in a well-formed model are finite, and this
+/// is the per-block hot path.
 @inline(__always)
 func f16(_ h: UInt16) -> Float {
-    let sign = UInt32(h & 0x8000) << 16
-    let magnitude = UInt32(h & 0x7fff)
-    // Shifting the exponent+mantissa into float position and scaling by 2^112 re-biases normals
-    // and renormalises subnormals in one multiply.
-    var f = Float(bitPattern: magnitude << 13) * 0x1p112
-    if magnitude >= 0x7c00 { f = Float(bitPattern: 0x7f80_0000 | (magnitude & 0x3ff) << 13) }
-    return Float(bitPattern: f.bitPattern | sign)
+    // Sign-extending puts the sign in bit 31 after the shift; exponent and mantissa land in
+    // Float position (the mask clears the sign copies between them). Scaling by 2^112 re-biases
+    // the exponent (and renormalises subnormals) in one exact multiply that keeps the sign.
+    let b = UInt32(bitPattern: Int32(Int16(bitPattern: h)) &<< 13) & 0x8fff_e000
+    return Float(bitPattern: b) * 0x1p112
+}
+
+/// `f16` with infinities and NaNs kept (one more select), for F16 weight values.
+@inline(__always)
+func f16Exact(_ h: UInt16) -> Float {
+    let f = f16(h)
+    let b = UInt32(h)
+    return b & 0x7c00 == 0x7c00 ? Float(bitPattern: (b & 0x8000) << 16 | 0x7f80_0000 | (b & 0x3ff) << 13) : f
 }
 
 @inline(__always)

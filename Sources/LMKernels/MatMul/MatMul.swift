@@ -41,7 +41,7 @@ public enum MatMul {
     public static func multiply(_ w: WeightMatrix, x: UnsafePointer<Float>, nTokens: Int,
                                 into y: UnsafeMutablePointer<Float>, scratch: QuantizedActivations,
                                 pool: ThreadPool) {
-        scratch.quantize(x, nTokens: nTokens, cols: w.cols, format: activationFormat(for: w.type))
+        scratch.quantize(x, nTokens: nTokens, cols: w.cols, format: activationFormat(for: w.type), pool: pool)
         multiply(w, quantized: scratch, into: y, pool: pool)
     }
 

@@ -9,13 +9,16 @@ import Darwin
 #endif
 
 /// A persistent pool of worker threads for the per-token matmuls, cheap enough to dispatch ~200
-/// times per decoded token: workers spin briefly on an atomic generation counter before parking
-/// on a condition variable, and the calling thread runs a share of every job itself.
-/// A dispatch costs about a microsecond when workers are spinning (Dispatch costs 30-110 us).
+/// times per decoded token (Dispatch costs 30-110 us a dispatch here).
+///
+/// A job is split into parts; the calling thread and the workers claim parts with one atomic
+/// compare-and-swap each until none are left, so the caller never waits for a worker that has
+/// not started (on a loaded machine it simply runs every part itself). Workers spin briefly on
+/// the atomic job word before parking on a condition variable.
 ///
 /// `run` is not reentrant across threads: a `run` issued while another is in flight (from a
-/// body, or from a second thread) executes its body on the calling thread alone as `(0, 1)`,
-/// so it never deadlocks.
+/// body, or from a second thread) executes all its parts on the calling thread, so it never
+/// deadlocks.
 public final class ThreadPool: Sendable {
     /// Threads that execute a job, including the caller.
     public let threadCount: Int
@@ -26,10 +29,10 @@ public final class ThreadPool: Sendable {
     public init(threads: Int) {
         precondition(threads >= 1, "ThreadPool needs at least one thread")
         threadCount = threads
-        state = PoolState(threads: threads)
+        state = PoolState()
         for index in 1..<threads {
             let state = self.state
-            let thread = Thread { state.workerLoop(index: index) }
+            let thread = Thread { state.workerLoop() }
             thread.name = "LMKernels.worker.\(index)"
             thread.start()
         }
@@ -39,36 +42,48 @@ public final class ThreadPool: Sendable {
         state.shutDown(workers: threadCount - 1)
     }
 
-    /// Runs `body(threadIndex, threadCount)` once on each of the pool's threads (index 0 is the
-    /// caller) and returns when all have finished. `body` runs concurrently with itself, so it
-    /// must only write disjoint memory per thread index.
-    public func run(_ body: (_ threadIndex: Int, _ threadCount: Int) -> Void) {
-        guard threadCount > 1, state.busy.compareExchange(expected: false, desired: true,
-                                                          ordering: .acquiring).exchanged else {
-            body(0, 1)
+    /// Runs `body(part, threadCount)` once for each `part` in `0..<threadCount`, in parallel on
+    /// the pool's threads, and returns when all parts have finished. Which thread runs which part
+    /// is not fixed; parts run concurrently with each other, so `body` must only write memory
+    /// disjoint per part.
+    public func run(_ body: (_ part: Int, _ parts: Int) -> Void) {
+        run(parts: threadCount, body)
+    }
+
+    /// Runs `body(part, parts)` once for each `part` in `0..<parts` across the pool (more parts
+    /// than threads balances load when a thread is slow or descheduled).
+    /// - Precondition: `1 <= parts <= 65535`.
+    public func run(parts: Int, _ body: (_ part: Int, _ parts: Int) -> Void) {
+        precondition(parts >= 1 && parts <= 0xffff, "parts \(parts) out of 1...65535")
+        guard threadCount > 1, parts > 1,
+              state.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            for part in 0..<parts { body(part, parts) }
             return
         }
         withoutActuallyEscaping(body) { escaping in
-            state.dispatch(escaping, threads: threadCount)
+            state.dispatch(escaping, parts: parts)
         }
         state.busy.store(false, ordering: .releasing)
     }
 
-    /// Splits `range` into `threadCount` contiguous chunks whose boundaries are multiples of
-    /// `alignment` (relative to `range.lowerBound`), and runs `body` on each non-empty chunk in
-    /// parallel. Chunks are equal up to one `alignment`.
+    /// Splits `range` into contiguous chunks whose boundaries are multiples of `alignment`
+    /// (relative to `range.lowerBound`) and runs `body` on each non-empty chunk in parallel.
     public func parallelFor(_ range: Range<Int>, alignment: Int = 1, _ body: (Range<Int>) -> Void) {
-        if threadCount == 1 || range.count <= alignment {
+        let units = (range.count + alignment - 1) / max(alignment, 1)
+        // A few parts per thread, so a descheduled thread delays only a small share.
+        let parts = min(units, threadCount == 1 ? 1 : 4 * threadCount)
+        if parts <= 1 {
             if !range.isEmpty { body(range) }
             return
         }
-        run { index, count in
-            let chunk = ThreadPool.chunk(range, index: index, count: count, alignment: alignment)
+        run(parts: parts) { part, count in
+            let chunk = ThreadPool.chunk(range, index: part, count: count, alignment: alignment)
             if !chunk.isEmpty { body(chunk) }
         }
     }
 
-    /// Chunk `index` of `count` of `range`, boundaries aligned to `alignment`.
+    /// Chunk `index` of `count` of `range`, boundaries aligned to `alignment`; the chunks tile
+    /// `range` in order and differ in size by at most one `alignment`.
     public static func chunk(_ range: Range<Int>, index: Int, count: Int, alignment: Int = 1) -> Range<Int> {
         let units = (range.count + alignment - 1) / alignment
         let lo = min(range.count, units * index / count * alignment)
@@ -79,27 +94,31 @@ public final class ThreadPool: Sendable {
 
 /// What the workers share with the pool. Workers keep it alive until they have exited.
 ///
+/// The job word packs `generation << 32 | parts << 16 | nextPart`; claiming a part is a CAS on
+/// it, so a thread can only claim a part of the job whose generation it saw, and a part that is
+/// claimed and not yet finished keeps the dispatcher (and so `job`) waiting.
+///
 /// `@unchecked Sendable`: `job` is written only by the dispatching thread before the release
-/// increment of `generation` and cleared after `remaining` reaches zero (acquire), so accesses
-/// never overlap; the mutex and condition are used through pthreads.
+/// store of the job word and cleared after every part has finished (acquire), and read by a
+/// thread only while it holds an unfinished part; the mutex and condition are used via pthreads.
 private final class PoolState: @unchecked Sendable {
-    let generation = Atomic<Int>(0)
-    let remaining = Atomic<Int>(0)
+    let word = Atomic<UInt64>(0)
+    let finished = Atomic<Int>(0)
     let sleepers = Atomic<Int>(0)
     let busy = Atomic<Bool>(false)
     let stopping = Atomic<Bool>(false)
     let exited = Atomic<Int>(0)
     let job: UnsafeMutablePointer<((Int, Int) -> Void)?>
-    let threads: Int
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
     let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Last generation dispatched; touched only by the dispatching thread (under `busy`).
+    private var generation: UInt64 = 0
 
     /// Spins before a worker parks: long enough to cover the gap between the matmuls of a
     /// token (tens of microseconds), short enough not to burn a core while idle.
     static let spinLimit = 20_000
 
-    init(threads: Int) {
-        self.threads = threads
+    init() {
         job = .allocate(capacity: 1)
         job.initialize(to: nil)
         mutex = .allocate(capacity: 1)
@@ -117,24 +136,27 @@ private final class PoolState: @unchecked Sendable {
         job.deallocate()
     }
 
-    func dispatch(_ body: @escaping (Int, Int) -> Void, threads: Int) {
+    func dispatch(_ body: @escaping (Int, Int) -> Void, parts: Int) {
         job.pointee = body
-        remaining.store(threads - 1, ordering: .relaxed)
-        generation.add(1, ordering: .sequentiallyConsistent)
-        wakeSleepers()
-        body(0, threads)
+        finished.store(0, ordering: .relaxed)
+        generation = (generation + 1) & 0xffff_ffff
+        publish(generation << 32 | UInt64(parts) << 16)
+        runParts(generation: generation)
+        // Only a part a worker has claimed is left: it is running, so spin (yielding only if it
+        // takes long, as when the worker was preempted mid-part).
         var spins = 0
-        while remaining.load(ordering: .acquiring) != 0 {
+        while finished.load(ordering: .acquiring) < parts {
             spins += 1
-            if spins > 1000 { sched_yield() }
+            if spins > PoolState.spinLimit { sched_yield() }
         }
         job.pointee = nil
     }
 
-    /// Wakes parked workers. A worker announces itself in `sleepers` before re-checking
-    /// `generation` under the mutex, and both sides use sequentially consistent operations, so
-    /// either the worker sees the new generation or this sees the sleeper.
-    private func wakeSleepers() {
+    /// Stores a new job word and wakes parked workers. A worker announces itself in `sleepers`
+    /// before re-checking the word under the mutex, and both sides use sequentially consistent
+    /// operations, so either the worker sees the new word or this sees the sleeper.
+    private func publish(_ value: UInt64) {
+        word.store(value, ordering: .sequentiallyConsistent)
         if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
             pthread_mutex_lock(mutex)
             pthread_cond_broadcast(condition)
@@ -142,23 +164,43 @@ private final class PoolState: @unchecked Sendable {
         }
     }
 
-    func workerLoop(index: Int) {
-        var seen = 0
+    /// Claims and runs parts of job `generation` until none are left.
+    private func runParts(generation: UInt64) {
         while true {
-            var current = generation.load(ordering: .acquiring)
+            let w = word.load(ordering: .acquiring)
+            let next = w & 0xffff, parts = (w >> 16) & 0xffff
+            guard w >> 32 == generation, next < parts else { return }
+            if word.compareExchange(expected: w, desired: w + 1, ordering: .acquiringAndReleasing).exchanged {
+                do {
+                    // This copy of the job must be released before the part counts as finished:
+                    // the dispatcher's `withoutActuallyEscaping` checks that none survives.
+                    let body = job.pointee
+                    body?(Int(next), Int(parts))
+                }
+                finished.add(1, ordering: .releasing)
+            }
+        }
+    }
+
+    func workerLoop() {
+        // Generation 0 is the one before any dispatch; a worker that starts late still sees
+        // every later generation (including the shutdown one) as new.
+        var seen: UInt64 = 0
+        while true {
+            var current = word.load(ordering: .acquiring) >> 32
             var spins = 0
             while current == seen {
                 spins += 1
                 if spins < PoolState.spinLimit {
-                    current = generation.load(ordering: .acquiring)
+                    current = word.load(ordering: .acquiring) >> 32
                     continue
                 }
                 pthread_mutex_lock(mutex)
                 sleepers.add(1, ordering: .sequentiallyConsistent)
-                current = generation.load(ordering: .sequentiallyConsistent)
+                current = word.load(ordering: .sequentiallyConsistent) >> 32
                 while current == seen {
                     pthread_cond_wait(condition, mutex)
-                    current = generation.load(ordering: .sequentiallyConsistent)
+                    current = word.load(ordering: .sequentiallyConsistent) >> 32
                 }
                 sleepers.subtract(1, ordering: .sequentiallyConsistent)
                 pthread_mutex_unlock(mutex)
@@ -168,22 +210,15 @@ private final class PoolState: @unchecked Sendable {
                 exited.add(1, ordering: .releasing)
                 return
             }
-            do {
-                // The copy of the job must be released before signalling completion: the
-                // dispatcher's `withoutActuallyEscaping` checks that no reference survives.
-                let body = job.pointee
-                body?(index, threads)
-            }
-            remaining.subtract(1, ordering: .releasing)
+            runParts(generation: current)
         }
     }
 
     func shutDown(workers: Int) {
         stopping.store(true, ordering: .sequentiallyConsistent)
-        generation.add(1, ordering: .sequentiallyConsistent)
-        pthread_mutex_lock(mutex)
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        // A new generation with no parts wakes every worker into the stopping check.
+        generation = (generation + 1) & 0xffff_ffff
+        publish(generation << 32)
         while exited.load(ordering: .acquiring) < workers { usleep(50) }
     }
 }

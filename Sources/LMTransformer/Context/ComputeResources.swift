@@ -1,4 +1,5 @@
 import LMKernels
+import Synchronization
 
 /// The thread pool and matmul scratch one context computes with. Allocated once per context so a
 /// decode step allocates nothing.
@@ -10,8 +11,22 @@ final class ComputeResources {
     var threads: Int { pool.threadCount }
 
     init(threads: Int, maxBatch: Int, maxCols: Int) {
-        pool = ThreadPool(threads: max(1, threads))
+        pool = Self.sharedPool(threads: max(1, threads))
         activations = QuantizedActivations(maxTokens: maxBatch, maxCols: maxCols)
+    }
+
+    private static let pools = Mutex<[Int: ThreadPool]>([:])
+
+    /// One pool per thread count for the whole process. Contexts computing at the same time then
+    /// never oversubscribe the cores with spinning workers: a dispatch that finds the pool busy
+    /// runs on its caller alone (``ThreadPool/run(_:)``).
+    static func sharedPool(threads: Int) -> ThreadPool {
+        pools.withLock { pools in
+            if let pool = pools[threads] { return pool }
+            let pool = ThreadPool(threads: threads)
+            pools[threads] = pool
+            return pool
+        }
     }
 
     /// Runs `body(range, threadIndex)` over `0..<count` split into one contiguous range per thread.

@@ -68,6 +68,20 @@ public final class InferenceContext: @unchecked Sendable {
         return UnsafeBufferPointer(start: scratch.logits, count: model.config.vocabSize)
     }
 
+    /// Appends one token and returns the next-token logits `[vocabSize]`, valid until the next call.
+    /// The decode step: it allocates nothing.
+    /// - Throws: as ``evaluate(_:)``.
+    @discardableResult
+    public func evaluate(token: Int) throws(InferenceError) -> UnsafeBufferPointer<Float> {
+        guard tokens.count < contextSize else { throw .contextFull(needed: 1, available: 0) }
+        guard token >= 0, token < model.config.vocabSize else { throw .invalidToken(token) }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { one in
+            one[0] = token
+            forward(one, logits: .last)
+        }
+        return UnsafeBufferPointer(start: scratch.logits, count: model.config.vocabSize)
+    }
+
     /// Appends `newTokens` and calls `body(i, logits)` with the logits `[vocabSize]` after token `i`
     /// for every `i` in `firstLogits..<newTokens.count` (perplexity scores only part of a chunk, and
     /// the output head is the costliest matmul). The buffer is valid only inside `body`.
@@ -96,7 +110,7 @@ public final class InferenceContext: @unchecked Sendable {
     private enum LogitSelection { case none, last, from(Int) }
 
     /// One forward pass over at most `maxBatch` tokens.
-    private func forward(_ batch: ArraySlice<Int>, logits selection: LogitSelection) {
+    private func forward<Batch: RandomAccessCollection<Int>>(_ batch: Batch, logits selection: LogitSelection) {
         let c = model.config, s = scratch
         let nTokens = batch.count, first = tokens.count
         for (t, id) in batch.enumerated() {

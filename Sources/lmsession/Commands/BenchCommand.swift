@@ -28,7 +28,7 @@ enum BenchCommand {
                 let t1 = Date()
                 var token = prompt[0]
                 for _ in 0..<tg {
-                    let logits = try context.evaluate([token])
+                    let logits = try context.evaluate(token: token)
                     token = Sampler.argmax(logits)
                 }
                 tgRates.append(Double(tg) / Date().timeIntervalSince(t1))

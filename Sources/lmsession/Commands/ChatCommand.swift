@@ -28,7 +28,7 @@ enum ChatCommand {
             let prompt = model.tokenizer.encode(template.render(messages, addGenerationPrompt: true), parseSpecial: true)
             var answer = ""
             let (_, timing) = try loop.run(prompt: prompt) { answer += $0; writeOut($0) }
-            print("")
+            writeOut("\n")
             printError(timing.report())
             messages.append(ChatMessage(role: .assistant, content: answer))
         }

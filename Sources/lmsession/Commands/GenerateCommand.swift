@@ -30,7 +30,7 @@ enum GenerateCommand {
         guard maxTokens >= 0 else { throw .usage("--max-tokens must not be negative") }
         var loop = GenerationLoop(context: context, sampler: Sampler(params, seed: seed), maxTokens: maxTokens)
         let (_, timing) = try loop.run(prompt: prompt) { writeOut($0) }
-        print("")
+        writeOut("\n")
         printError(timing.report())
     }
 }

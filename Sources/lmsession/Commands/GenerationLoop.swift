@@ -43,7 +43,7 @@ struct GenerationLoop {
             generated.append(next)
             onText(detok.append(next))
             if generated.count == maxTokens { break }
-            do { logits = try context.evaluate([next]) } catch {
+            do { logits = try context.evaluate(token: next) } catch {
                 if case .contextFull = error { onText(detok.finish()); printError("\n[context full]"); break }
                 throw .failed("\(error)")
             }
