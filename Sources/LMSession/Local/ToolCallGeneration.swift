@@ -38,7 +38,7 @@ extension LocalConversation {
                 throw LanguageModelSession.GenerationError.contextWindow(needed: context.tokens.count + tokens.count, contextSize: loaded.contextSize)
             }
             generated += tokens.count
-            logits = try context.evaluate(tokens)
+            logits = try tokens.count == 1 ? context.evaluate(token: tokens[0]) : context.evaluate(tokens)
         }
 
         generation: while true {
