@@ -6,6 +6,7 @@ let usage = """
     Commands:
       generate [--model PATH] [--system TEXT] [--raw] [--greedy | --temperature T --top-k K --top-p P --min-p P --seed S]
                [--repeat-penalty R] [--max-tokens N] [--threads N] PROMPT
+      generate --schema FILE.json [--model PATH] [--system TEXT] [--greedy | --temperature T --top-k K | --top-p P --seed S] [--max-tokens N] PROMPT
       chat     [--model PATH] [--system TEXT] [--max-tokens N] [--threads N]
       tokenize --model PATH [--parse-special] [--add-bos | --no-add-bos] TEXT
       info     --model PATH

@@ -1,8 +1,12 @@
 import LMTransformer
 
 /// `lmsession generate`: one answer to PROMPT, streamed to stdout; timings on stderr.
+/// With `--schema FILE` the answer is a JSON value following that schema (`SchemaGeneration`).
 enum GenerateCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
+        if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--schema" || $0.hasPrefix("--schema=") }) {
+            return try SchemaGeneration.run(args)
+        }
         let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context"]),
                                          switches: ["raw", "greedy"])
         guard a.positional.count == 1 else { throw .usage("generate takes exactly one PROMPT argument") }

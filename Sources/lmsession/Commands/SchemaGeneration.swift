@@ -1,0 +1,101 @@
+import Foundation
+import LMSession
+import Synchronization
+
+/// `lmsession generate --schema FILE.json PROMPT`: one value following the JSON Schema in FILE
+/// (Apple's shape or plain JSON Schema), generated through `LanguageModelSession` with token masks,
+/// printed as JSON on stdout; token counts and time on stderr.
+enum SchemaGeneration {
+    static let valueOptions: Set<String> = ["schema", "model", "system", "max-tokens", "threads", "context",
+                                            "temperature", "top-k", "top-p", "seed"]
+
+    static func run(_ args: ArraySlice<String>) throws(CLIError) {
+        let a = try CommandLineArguments(args, valueOptions: valueOptions, switches: ["greedy", "no-schema-in-prompt"])
+        guard a.positional.count == 1 else { throw .usage("generate --schema takes exactly one PROMPT argument") }
+        let schemaPath = a.string("schema") ?? ""
+        let schema = try readSchema(at: schemaPath)
+        let options = try generationOptions(a)
+        let modelPath = ModelLocator.path(a.string("model"))
+        guard FileManager.default.fileExists(atPath: modelPath) else {
+            throw .failed("model not found at \(modelPath) (pass --model PATH, set LMSESSION_MODEL, or run Models/fetch)")
+        }
+        let contextSize = try a.int("context") ?? 4096
+        let threads = try a.int("threads")
+        let (prompt, instructions) = (a.positional[0], a.string("system"))
+        let includeSchema = !a.has("no-schema-in-prompt")
+
+        let start = ContinuousClock.now
+        let outcome = blocking { () async throws -> (json: String, usage: LanguageModelSession.Usage) in
+            let model = try SystemLanguageModel(fileURL: URL(fileURLWithPath: modelPath), contextSize: contextSize, threads: threads)
+            let session = LanguageModelSession(model: model, instructions: instructions)
+            let response = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
+            return (response.content.jsonString, response.usage)
+        }
+        switch outcome {
+        case .success(let (json, usage)):
+            writeOut(json + "\n")
+            let seconds = (ContinuousClock.now - start) / .seconds(1)
+            printError(String(format: "%d prompt tokens, %d generated tokens, %.2f s (model load included)",
+                              usage.input.totalTokenCount, usage.output.totalTokenCount, seconds))
+        case .failure(let error as LanguageModelSession.GenerationError):
+            throw .failed("\(error.errorDescription ?? "\(error)")\(error.recoverySuggestion.map { " \($0)" } ?? "")")
+        case .failure(let error):
+            throw .failed("\(error)")
+        }
+    }
+
+    /// The schema in the file at `path`, read as text so properties keep their written order.
+    static func readSchema(at path: String) throws(CLIError) -> GenerationSchema {
+        guard !path.isEmpty else { throw .usage("--schema needs a file path") }
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw .failed("cannot read schema file \(path): \(error.localizedDescription)")
+        }
+        do { return try GenerationSchema(jsonSchema: text) } catch {
+            throw .failed("invalid schema in \(path): \(error)")
+        }
+    }
+
+    /// `--greedy`; `--top-p P` (nucleus); `--top-k K` or `--seed S` (top-k, K default 40);
+    /// `--temperature T`; `--max-tokens N`. Nothing given: the session's default sampling.
+    static func generationOptions(_ a: CommandLineArguments) throws(CLIError) -> GenerationOptions {
+        let seed = try a.int("seed").map { UInt64(bitPattern: Int64($0)) }
+        let topK = try a.int("top-k"), topP = try a.float("top-p")
+        let sampling: GenerationOptions.SamplingMode?
+        if a.has("greedy") {
+            guard topK == nil, topP == nil, seed == nil else { throw .usage("--greedy excludes --top-k, --top-p and --seed") }
+            sampling = .greedy
+        } else if let topP {
+            guard topK == nil else { throw .usage("--top-p and --top-k cannot be combined with --schema") }
+            guard (0...1).contains(topP) else { throw .usage("--top-p must be in 0...1") }
+            sampling = .random(probabilityThreshold: Double(topP), seed: seed)
+        } else if topK != nil || seed != nil {
+            sampling = .random(top: topK ?? 40, seed: seed)
+        } else {
+            sampling = nil
+        }
+        let temperature = try a.float("temperature")
+        if let temperature, temperature < 0 { throw .usage("--temperature must not be negative") }
+        let maxTokens = try a.int("max-tokens") ?? 512
+        guard maxTokens > 0 else { throw .usage("--max-tokens must be positive") }
+        return GenerationOptions(sampling: sampling, temperature: temperature.map(Double.init), maximumResponseTokens: maxTokens)
+    }
+}
+
+/// Runs `work` on the concurrency pool and waits for it: the commands are synchronous.
+private func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let result: Result<T, any Error>
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        box.value.withLock { $0 = result }
+        done.signal()
+    }
+    done.wait()
+    return box.value.withLock { $0 } ?? .failure(CancellationError())
+}
+
+private final class ResultBox<T: Sendable>: Sendable {
+    let value = Mutex<Result<T, any Error>?>(nil)
+}
