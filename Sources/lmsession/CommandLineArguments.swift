@@ -51,6 +51,13 @@ struct CommandLineArguments {
     }
 
     func has(_ name: String) -> Bool { switches.contains(name) }
+
+    /// `--threads N`, checked to be in 1...64.
+    func threads() throws(CLIError) -> Int? {
+        guard let n = try int("threads") else { return nil }
+        guard (1...64).contains(n) else { throw .usage("--threads must be between 1 and 64") }
+        return n
+    }
 }
 
 /// An error the tool reports on stderr before exiting non-zero.

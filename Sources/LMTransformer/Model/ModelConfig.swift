@@ -62,7 +62,12 @@ public struct ModelConfig: Sendable, Equatable {
         let valid = nLayer > 0 && nEmbd > 0 && nHead > 0 && nKVHead > 0 && nHead % nKVHead == 0
             && headDim > 0 && headDim % 2 == 0 && ropeDim <= headDim && nFF > 0 && contextLength > 0
             && nLayer <= 1024 && nEmbd <= 1 << 16 && headDim <= 1024 && nHead <= 1024
-        guard valid else { throw .invalidHyperparameters("\(arch): layers \(nLayer), n_embd \(nEmbd), heads \(nHead)/\(nKVHead), head_dim \(headDim)") }
+        guard valid else { throw .invalidHyperparameters("\(arch): layers \(nLayer), n_embd \(nEmbd), n_ff \(nFF), heads \(nHead)/\(nKVHead), head_dim \(headDim), rope dims \(ropeDim), context \(contextLength)") }
+        // NaN or non-positive constants would load but only ever produce NaN logits.
+        guard ropeBase.isFinite, ropeBase > 0 else { throw .invalidHyperparameters("\(arch).rope.freq_base = \(ropeBase)") }
+        guard normEps.isFinite, normEps > 0 else { throw .invalidHyperparameters("\(arch).attention.layer_norm_rms_epsilon = \(normEps)") }
+        guard ropeDim > 0, ropeDim % 2 == 0 else { throw .invalidHyperparameters("\(arch).rope.dimension_count = \(ropeDim) (must be even and positive)") }
+        guard vocabSize > 0 else { throw .invalidHyperparameters("empty vocabulary") }
     }
 
     /// Whether layer `l` attends only to the last `slidingWindow` tokens.

@@ -10,7 +10,7 @@ enum BenchCommand {
         guard pp > 0, tg > 0, reps > 0 else { throw .usage("token counts and repetitions must be positive") }
         let loadStart = Date()
         let model = try ModelLocator.load(a.string("model"))
-        let threads = try a.int("threads")
+        let threads = try a.threads()
         let context: InferenceContext
         do { context = try InferenceContext(model: model, contextSize: pp + tg + 1, threads: threads) } catch { throw .failed("\(error)") }
         let loadMs = Date().timeIntervalSince(loadStart) * 1000

@@ -15,7 +15,7 @@ enum ChatCommand {
             throw .failed("\(error)")
         }
         let context: InferenceContext
-        do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.int("threads")) } catch {
+        do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.threads()) } catch {
             throw .failed("\(error)")
         }
         var messages: [ChatMessage] = a.string("system").map { [ChatMessage(role: .system, content: $0)] } ?? []
@@ -27,7 +27,14 @@ enum ChatCommand {
             messages.append(ChatMessage(role: .user, content: line))
             let prompt = model.tokenizer.encode(template.render(messages, addGenerationPrompt: true), parseSpecial: true)
             var answer = ""
-            let (_, timing) = try loop.run(prompt: prompt) { answer += $0; writeOut($0) }
+            let timing: GenerationLoop.Timing
+            do {
+                (_, timing) = try loop.run(prompt: prompt) { answer += $0; writeOut($0) }
+            } catch {
+                printError("error: \(error) (this turn is dropped; the conversation goes on)")
+                messages.removeLast()
+                continue
+            }
             writeOut("\n")
             printError(timing.report())
             messages.append(ChatMessage(role: .assistant, content: answer))

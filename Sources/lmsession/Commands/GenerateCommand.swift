@@ -27,7 +27,7 @@ enum GenerateCommand {
         }
         let prompt = model.tokenizer.encode(promptText, parseSpecial: !a.has("raw"))
         let context: InferenceContext
-        do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.int("threads")) } catch {
+        do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.threads()) } catch {
             throw .failed("\(error)")
         }
         let maxTokens = try a.int("max-tokens") ?? 256

@@ -23,6 +23,7 @@ struct GenerationLoop {
     /// Evaluates `prompt` (re-using the cached common prefix), then samples until an
     /// end-of-generation token or `maxTokens`. Returns the generated ids (without the stop token).
     mutating func run(prompt: [Int], onText: (String) -> Void) throws(CLIError) -> (ids: [Int], timing: Timing) {
+        guard !prompt.isEmpty else { throw .usage("the prompt is empty (it tokenizes to no tokens)") }
         var timing = Timing()
         timing.promptTokens = prompt.count
         var reuse = context.commonPrefixLength(with: prompt)
@@ -66,6 +67,12 @@ enum SamplingOptions {
         if let v = try a.float("top-p") { p.topP = v }
         if let v = try a.float("min-p") { p.minP = v }
         if let v = try a.float("repeat-penalty") { p.repetitionPenalty = v }
+        if a.has("greedy"), a.string("temperature") != nil { throw .usage("--greedy and --temperature are alternatives") }
+        guard p.temperature >= 0 else { throw .usage("--temperature must be 0 or more") }
+        if let k = try a.int("top-k"), k < 0 { throw .usage("--top-k must be 0 (off) or more") }
+        if let v = p.topP, !(v > 0 && v <= 1) { throw .usage("--top-p must be in (0, 1]") }
+        if let v = p.minP, !(v >= 0 && v <= 1) { throw .usage("--min-p must be in [0, 1]") }
+        guard p.repetitionPenalty > 0 else { throw .usage("--repeat-penalty must be positive (1 = off)") }
         let seed = try a.int("seed").map { UInt64(bitPattern: Int64($0)) } ?? UInt64.random(in: 0...UInt64.max)
         return (p, seed)
     }

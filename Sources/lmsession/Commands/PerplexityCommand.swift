@@ -16,7 +16,7 @@ enum PerplexityCommand {
         guard tokens.count >= 2 * chunk else { throw .failed("need at least \(2 * chunk) tokens, the text has \(tokens.count)") }
         let start = Date()
         do {
-            let r = try Perplexity(chunkSize: chunk).evaluate(tokens: tokens, model: model, threads: try a.int("threads")) { i, running in
+            let r = try Perplexity(chunkSize: chunk).evaluate(tokens: tokens, model: model, threads: try a.threads()) { i, running in
                 writeOut("[\(i + 1)]\(String(format: "%.4f", running)),")
             }
             print("\nFinal estimate: PPL = \(String(format: "%.4f", r.ppl)) +/- \(String(format: "%.5f", r.stderr))")

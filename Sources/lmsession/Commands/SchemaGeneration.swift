@@ -20,7 +20,7 @@ enum SchemaGeneration {
             throw .failed("model not found at \(modelPath) (pass --model PATH, set LMSESSION_MODEL, or run Models/fetch)")
         }
         let contextSize = try a.int("context") ?? 4096
-        let threads = try a.int("threads")
+        let threads = try a.threads()
         let (prompt, instructions) = (a.positional[0], a.string("system"))
         let includeSchema = !a.has("no-schema-in-prompt")
 
