@@ -4,7 +4,7 @@
 # cancellation, concurrent-request errors, tool loops), and three sessions generating at once on one
 # loaded SmolLM2 (shared model and process-wide pool, one KV cache each). Any TSan report fails the run.
 # Release build: TSan still instruments every access, and a debug forward pass under TSan takes minutes
-# per token. About 6 minutes on 2 cores from a clean build directory.
+# per token. Measured from clean on 2 cores at load ~10: 8m45s (build ~6 min, three sessions 165 s).
 #   SCRATCH   build directory (default .build/tsan; kept apart from the normal build's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
