@@ -7,7 +7,7 @@ let usage = """
       generate [--model PATH] [--system TEXT] [--raw] [--greedy | --temperature T --top-k K --top-p P --min-p P --seed S]
                [--repeat-penalty R] [--max-tokens N] [--threads N] PROMPT
       generate --schema FILE.json [--model PATH] [--system TEXT] [--greedy | --temperature T --top-k K | --top-p P --seed S] [--max-tokens N] PROMPT
-      chat     [--model PATH] [--system TEXT] [--max-tokens N] [--threads N] [--tools demo [--tool-calling allowed|required|disallowed]]
+      chat     [--model PATH] [--system TEXT] [--greedy] [--max-tokens N] [--tools demo [--tool-calling allowed|required|disallowed]]
       tokenize --model PATH [--parse-special] [--add-bos | --no-add-bos] TEXT
       info     --model PATH
       perplexity --model PATH --file F [--context 512] [--threads N]

@@ -3,7 +3,8 @@ import Foundation
 import LMSession
 import Synchronization
 
-/// `lmsession chat --tools demo`: a chat through `LanguageModelSession` with a set of tools. Each tool call is
+/// `lmsession chat [--tools demo]`: a chat through `LanguageModelSession` (the session keeps the
+/// conversation and re-uses its KV cache across turns), optionally with a set of tools. Each tool call is
 /// shown on standard error as it runs (name, arguments, output); the answer streams to standard output.
 ///
 /// Options: `--model PATH`, `--system TEXT` (instructions), `--max-tokens N`, `--greedy`,
@@ -12,8 +13,9 @@ enum ChatTools {
     static let defaultInstructions = "You are a helpful assistant. Call get_weather for questions about the weather "
         + "and FindContacts when the user mentions their contacts."
 
-    static func run(_ a: CommandLineArguments, toolSet: String) throws(CLIError) {
-        guard toolSet == "demo" else { throw .usage("unknown tool set \"\(toolSet)\" (known: demo)") }
+    static func run(_ a: CommandLineArguments, toolSet: String?) throws(CLIError) {
+        guard toolSet == nil || toolSet == "demo" else { throw .usage("unknown tool set \"\(toolSet ?? "")\" (known: demo)") }
+        let tools: [any Tool] = toolSet == nil ? [] : [DemoWeather(), DemoContacts()]
         let mode: GenerationOptions.ToolCallingMode? = switch a.string("tool-calling") {
         case nil, "allowed": .allowed
         case "required": .required
@@ -25,9 +27,10 @@ enum ChatTools {
         do { model = try SystemLanguageModel(fileURL: URL(fileURLWithPath: path)) } catch { throw .failed("cannot load \(path): \(error)") }
         let options = GenerationOptions(samplingMode: a.switches.contains("greedy") ? .greedy : nil,
                                         maximumResponseTokens: try a.int("max-tokens") ?? 256, toolCallingMode: mode)
-        let session = LanguageModelSession(model: model, tools: [DemoWeather(), DemoContacts()],
-                                           instructions: a.string("system") ?? defaultInstructions)
-        printError("Chatting with tools get_weather and FindContacts. Empty line or Ctrl-D to quit.")
+        let session = LanguageModelSession(model: model, tools: tools,
+                                           instructions: a.string("system") ?? (tools.isEmpty ? nil : defaultInstructions))
+        printError(tools.isEmpty ? "Chatting with \(path). Empty line or Ctrl-D to quit."
+                   : "Chatting with tools get_weather and FindContacts. Empty line or Ctrl-D to quit.")
         while true {
             writeOut("> ")
             guard let line = readLine(), !line.isEmpty else { break }

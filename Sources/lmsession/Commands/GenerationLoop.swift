@@ -2,7 +2,7 @@ import Foundation
 import LMTokenizer
 import LMTransformer
 
-/// Prefill then decode with a sampler, streaming text as it completes; shared by `generate` and `chat`.
+/// Prefill then decode with a sampler, streaming text as it completes (`generate`).
 struct GenerationLoop {
     let context: InferenceContext
     var sampler: Sampler
@@ -56,7 +56,7 @@ struct GenerationLoop {
     }
 }
 
-/// Sampling options shared by `generate` and `chat`.
+/// Sampling options of `generate`.
 enum SamplingOptions {
     static let valueOptions: Set<String> = ["temperature", "top-k", "top-p", "min-p", "seed", "repeat-penalty"]
 
