@@ -25,8 +25,8 @@ public final class GrammarMatcher {
     let dfa: LazyDFA
     let index: TokenIndex
     let maxCachedStates: Int
-    private var state: Int32
-    private var ended = false
+    private(set) var state: Int32
+    private(set) var ended = false
     private var depthStates: [Int32]
 
     /// - Parameters:

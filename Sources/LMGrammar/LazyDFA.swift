@@ -21,6 +21,9 @@ final class LazyDFA {
     private(set) var table: UnsafeMutablePointer<Int32>
     private var capacity: Int
     var masks: [[UInt64]?] = []
+    /// Single-byte tokens that close the value from each state: `unknown` until computed, `dead`
+    /// when no such completion exists (see `GrammarMatcher+Budget`).
+    var completionLengths: [Int32] = []
 
     private var mark: [UInt32]
     private var generation: UInt32 = 0
@@ -114,6 +117,7 @@ final class LazyDFA {
         accepting.removeAll(keepingCapacity: true)
         inFreeString.removeAll(keepingCapacity: true)
         masks.removeAll(keepingCapacity: true)
+        completionLengths.removeAll(keepingCapacity: true)
         start = intern(first)
         return intern(keep)
     }
@@ -126,6 +130,7 @@ final class LazyDFA {
         accepting.append(set.contains(nfa.accept))
         inFreeString.append(set.contains { nfa.isFreeStringHome[Int($0)] })
         masks.append(nil)
+        completionLengths.append(Self.unknown)
         if sets.count > capacity {
             let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: capacity * 2 * 256)
             bigger.update(from: table, count: capacity * 256)

@@ -105,8 +105,12 @@ final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
             let recent = context.tokens.suffix(parameters.repetitionWindow)
             let token: Int
             if guide != nil {
-                // The grammar allows end-of-generation only once the value is complete.
-                guard let next = guide?.sample(&sampler, logits: logits, recent: recent) else { break }
+                // The grammar allows end-of-generation only once the value is complete, and keeps enough of the
+                // budget to complete it.
+                let next = try guide?.next(tokensLeft: limit.map { $0 - generated }) { allowed in
+                    sampler.sample(logits, recentTokens: recent, allowed: allowed)
+                }
+                guard let next else { break }
                 token = next
             } else {
                 token = sampler.sample(logits, recentTokens: recent)
