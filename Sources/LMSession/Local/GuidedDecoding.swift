@@ -55,6 +55,9 @@ package struct GuidedDecoder {
         try self.init(schema: schema, index: TokenIndex(ArrayVocabulary(tokens: tokens, endOfGeneration: endOfGeneration)))
     }
 
+    /// Tokens needed to close the value from here, spelt one byte per token (0 once complete); nil when it cannot close.
+    package var completionTokenCount: Int? { matcher.completionTokenCount }
+
     /// Chooses and accepts the next token.
     ///
     /// `choose` picks among the allowed tokens (a bitset over the vocabulary, bit `i % 64` of word `i / 64`).

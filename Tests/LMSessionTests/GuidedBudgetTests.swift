@@ -1,0 +1,115 @@
+import Foundation
+import LMSession
+import Testing
+
+/// `maximumResponseTokens` on guided generation, without a model: `GuidedDecoder` driven over the toy
+/// vocabulary of ToolCallDecoderTests by a chooser that never wants the value to end.
+@Suite("Guided decoding within a token budget")
+struct GuidedBudgetTests {
+    static let vocabulary = ToyVocabulary()
+
+    /// The scenario types, each with its shortest JSON value and a check of its guides.
+    enum Shape: String, CaseIterable, CustomStringConvertible, Sendable {
+        case digest, recipe, actionItems, review
+
+        var description: String { rawValue }
+
+        var schema: GenerationSchema {
+            switch self {
+            case .digest: Digest.generationSchema
+            case .recipe: Recipe.generationSchema
+            case .actionItems: ActionItems.generationSchema
+            case .review: Review.generationSchema
+            }
+        }
+
+        /// The shortest value the schema allows: what the decoder reserves room for.
+        var shortest: String {
+            switch self {
+            case .digest: #"{"keyPoints":["","",""],"summary":""}"#
+            case .recipe: #"{"title":"","ingredients":[],"minutes":5}"#
+            case .actionItems: #"{"summary":"","tasks":[],"urgency":"low"}"#
+            case .review: #"{"sentiment":"neutral","stars":1,"reasoning":""}"#
+            }
+        }
+
+        /// Decodes `json` as the type and returns the guides it breaks.
+        func violations(_ json: String) throws -> [String] {
+            let content = try GeneratedContent(json: json)
+            switch self {
+            case .digest:
+                let digest = try Digest(content)
+                return digest.keyPoints.count == 3 ? [] : ["\(digest.keyPoints.count) key points"]
+            case .recipe:
+                let recipe = try Recipe(content)
+                return (5...240).contains(recipe.minutes) ? [] : ["minutes \(recipe.minutes)"]
+            case .actionItems:
+                let items = try ActionItems(content)
+                return ["low", "medium", "high"].contains(items.urgency) ? [] : ["urgency \(items.urgency)"]
+            case .review:
+                let review = try Review(content)
+                return (1...5).contains(review.stars) ? [] : ["stars \(review.stars)"]
+            }
+        }
+    }
+
+    /// Picks the allowed token that keeps the value open longest: words and letters inside strings, a comma
+    /// for another array item, digits; otherwise the lowest id, ending generation only when nothing else is allowed.
+    static func neverEnding(_ mask: UnsafeBufferPointer<UInt64>) -> Int {
+        let isSet = { (id: Int) in mask[id >> 6] >> UInt64(id & 63) & 1 == 1 }
+        let preferred = ["Hello", " world", "a", ",", "9"].map { vocabulary.id($0) }
+        return preferred.first(where: isSet) ?? (1..<vocabulary.tokens.count).first(where: isSet) ?? ToyVocabulary.eos
+    }
+
+    /// Runs the decoder as `LocalConversation` does: at most `budget` tokens, end of generation not counted.
+    /// - Returns: the text and the number of tokens it took.
+    static func generate(_ shape: Shape, budget: Int) throws -> (text: String, tokens: Int) {
+        var decoder = try GuidedDecoder(schema: shape.schema, tokens: vocabulary.tokens, endOfGeneration: [ToyVocabulary.eos])
+        var bytes: [UInt8] = []
+        var generated = 0
+        while generated < budget {
+            guard let token = try decoder.next(tokensLeft: budget - generated, choose: neverEnding), token != ToyVocabulary.eos else { break }
+            bytes += vocabulary.tokens[token]
+            generated += 1
+        }
+        return (String(decoding: bytes, as: UTF8.self), generated)
+    }
+
+    @Test("the tokens reserved at the start are the shortest value's bytes", arguments: Shape.allCases)
+    func reserveIsShortestValue(shape: Shape) throws {
+        let decoder = try GuidedDecoder(schema: shape.schema, tokens: Self.vocabulary.tokens, endOfGeneration: [ToyVocabulary.eos])
+        #expect(decoder.completionTokenCount == shape.shortest.utf8.count)
+    }
+
+    @Test("a never-ending chooser yields a complete value that keeps every guide, within the budget",
+          arguments: Shape.allCases, [0, 1, 8, 40, 120])
+    func budgetClosesTheValue(shape: Shape, extra: Int) throws {
+        let budget = shape.shortest.utf8.count + extra
+        let (text, tokens) = try Self.generate(shape, budget: budget)
+        #expect(try shape.violations(text) == [], "\(text)")
+        #expect(tokens <= budget)
+        // Unrestricted, the chooser would never stop: the value fills the budget but for a token or two saved
+        // by multi-byte tokens such as `{"`.
+        #expect(tokens >= budget - 2, "\(text)")
+    }
+
+    @Test("a budget below the shortest value throws decodingFailure at once", arguments: Shape.allCases, [1, 5, 20])
+    func tooSmallBudgetThrows(shape: Shape, tokens: Int) throws {
+        #expect(tokens < shape.shortest.utf8.count - 1)
+        do {
+            let (text, _) = try Self.generate(shape, budget: tokens)
+            Issue.record("no error; generated \(text)")
+        } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
+            #expect(context.debugDescription.contains("\(tokens) tokens left"), "\(context.debugDescription)")
+        }
+    }
+
+    @Test("one token less than the shortest value still fits when `{\"` is one token; two less does not")
+    func exactBoundary() throws {
+        let shortest = Shape.digest.shortest.utf8.count
+        let (text, tokens) = try Self.generate(.digest, budget: shortest - 1)
+        #expect(text == Shape.digest.shortest)
+        #expect(tokens == shortest - 1)
+        #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generate(.digest, budget: shortest - 2) }
+    }
+}
