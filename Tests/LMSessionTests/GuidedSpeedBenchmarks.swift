@@ -8,8 +8,8 @@ import Testing
 ///
 /// Both requests render the same input tokens (the guided one leaves the schema out of the prompt), so every decode
 /// step attends over the same context and the difference is the guided path alone: the token mask, the budget
-/// check and the grammar's bookkeeping. (With the schema in the prompt the guided context is about 100 tokens
-/// longer, and attention over it costs a few percent more per step whatever the decoder does.)
+/// check and the grammar's bookkeeping. (With the schema in the prompt the guided context is longer by the schema's
+/// tokens, and attention over them costs more per step whatever the decoder does.)
 ///
 /// Each of the four timings is the fastest of three interleaved runs (other processes only ever add time).
 /// Decode rate is `(n - 1) / (t(n) - t(1))`: a one-token run of the same request measures prefill and
