@@ -109,4 +109,15 @@ struct GrammarBudgetTests {
         let kept = mask.withUnsafeMutableBufferPointer { probe.matcher.restrictMask($0, closingWithin: budget - 1) }
         #expect(kept == 0)
     }
+
+    @Test("SmolLM2 and Gemma 3 have a token for every printable ASCII byte, so the count is the completion's bytes",
+          arguments: ["smollm2", "gemma3"])
+    func realVocabulariesSpellEveryByte(vocabularyName: String) throws {
+        let index = try (vocabularyName == "gemma3" ? Gemma3Vocabulary.sharedIndex : SmolLM2Vocabulary.sharedIndex).get()
+        let probe = try GrammarProbe(schema: Self.note, index: index)
+        #expect(probe.matcher.completionTokenCount == 34)
+        #expect(probe.feed(#"{"title":"ab","tags":["x"#))
+        #expect(probe.matcher.completionTokenCount == 13)
+        #expect(probe.matcher.completionTokenCount == probe.matcher.shortestCompletion()?.count)
+    }
 }

@@ -112,4 +112,35 @@ struct GuidedBudgetTests {
         #expect(tokens == shortest - 1)
         #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generate(.digest, budget: shortest - 2) }
     }
+
+    /// Runs `ToolCallDecoder` with a response schema as `LocalConversation.runWithTools` does, the never-ending
+    /// chooser never opening a call: at most `budget` answer tokens.
+    static func generateWithTools(_ shape: Shape, budget: Int) throws -> (text: String, tokens: Int) {
+        var decoder = try ToolCallDecoderTests.decoder(.allowed, schema: shape.schema)
+        var bytes: [UInt8] = []
+        var responseTokens = 0
+        while responseTokens < budget {
+            guard case .sample(let allowed) = decoder.next(), let allowed else { break }
+            var token = allowed.withUnsafeBufferPointer(neverEnding)
+            if let narrowed = try decoder.budgetMask(after: token, allowed: allowed, tokensLeft: budget - responseTokens) {
+                token = narrowed.withUnsafeBufferPointer(neverEnding)
+            }
+            guard try decoder.accept(token) == .text else { break }
+            bytes += vocabulary.tokens[token]
+            responseTokens += 1
+        }
+        return (String(decoding: bytes, as: UTF8.self), responseTokens)
+    }
+
+    @Test("with tools in the session, a structured answer also closes within the budget, and too small a budget throws",
+          arguments: Shape.allCases)
+    func budgetWithTools(shape: Shape) throws {
+        for extra in [0, 8, 60] {
+            let budget = shape.shortest.utf8.count + extra
+            let (text, tokens) = try Self.generateWithTools(shape, budget: budget)
+            #expect(try shape.violations(text) == [], "budget \(budget): \(text)")
+            #expect((budget - 2)...budget ~= tokens, "budget \(budget): \(text)")
+        }
+        #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generateWithTools(shape, budget: 10) }
+    }
 }

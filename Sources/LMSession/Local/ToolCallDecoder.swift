@@ -72,7 +72,7 @@ package struct ToolCallDecoder {
     /// forced tags are not counted. Bounds a string the model never closes.
     package static let maximumTokensPerEnvelope = 512
 
-    private enum Phase {
+    enum Phase {
         /// Nothing generated yet.
         case start
         /// Free text; the last `tagMatch` bytes are the start of the opening tag.
@@ -87,16 +87,16 @@ package struct ToolCallDecoder {
         case done
     }
 
-    private let mode: GenerationOptions.ToolCallingMode.Kind
+    let mode: GenerationOptions.ToolCallingMode.Kind
     private let index: TokenIndex
     private let tokenBytes: (Int) -> [UInt8]
-    private let envelope: EnvelopeTokens
+    let envelope: EnvelopeTokens
     private let callMatcher: GrammarMatcher
-    private let valueMatcher: GrammarMatcher?
+    let valueMatcher: GrammarMatcher?
     private let openBytes = Array(ToolCallEnvelope.open.utf8)
     /// KMP failure function of `openBytes`: the longest proper border of each prefix.
     private let openBorders: [Int]
-    private var phase = Phase.start
+    private(set) var phase = Phase.start
     private var pendingForce: [Int] = []
     private var callBytes: [UInt8] = []
     private var callTokenCount = 0

@@ -9,7 +9,8 @@ extension LocalConversation {
     ///
     /// `maximumResponseTokens` counts response text only: once the model opens a call it may finish it (at most
     /// ``ToolCallDecoder/maximumTokensPerEnvelope`` tokens), so a small answer budget does not break
-    /// tool calling. Usage counts every generated token, envelope included.
+    /// tool calling. A structured answer keeps the tokens it needs to close within the budget (see
+    /// `ToolCallDecoder.budgetMask`). Usage counts every generated token, envelope included.
     ///
     /// Runs on the conversation's queue, like `run`.
     /// - Throws: ``LanguageModelSession/GenerationError``: `exceededContextWindowSize` when the window fills,
@@ -56,6 +57,11 @@ extension LocalConversation {
                 let recent = context.tokens.suffix(parameters.repetitionWindow)
                 var mask = allowed
                 var token = Self.sample(&sampler, logits, recent, mask)
+                if let limit, let narrowed = try decoder.budgetMask(after: token, allowed: mask, tokensLeft: limit - responseTokens) {
+                    // A structured answer keeps the tokens it needs to close.
+                    mask = narrowed
+                    token = Self.sample(&sampler, logits, recent, mask)
+                }
                 var acceptance = try decoder.accept(token)
                 while acceptance == .rejected {
                     // Ban the token and sample again among the rest.
