@@ -11,12 +11,14 @@ import Testing
 /// check and the grammar's bookkeeping. (With the schema in the prompt the guided context is longer by the schema's
 /// tokens, and attention over them costs more per step whatever the decoder does.)
 ///
-/// Each of the four timings is the fastest of three interleaved runs (other processes only ever add time).
-/// Decode rate is `(n - 1) / (t(n) - t(1))`: a one-token run of the same request measures prefill and
-/// per-request setup (schema compilation included), which the subtraction removes. The end-to-end rate
+/// Each of the four timings is summed over `rounds` interleaved rounds, guided first in even rounds and unguided
+/// first in odd ones. Decode rate is `(n - 1) / (t(n) - t(1))`: a one-token run of the same request measures prefill
+/// and per-request setup (schema compilation included), which the subtraction removes. The end-to-end rate
 /// `n / t(n)` is printed beside it.
 @Suite("Guided decoding speed", .serialized, .enabled(if: ProcessInfo.processInfo.environment["LMSESSION_BENCH"] == "1"))
 struct GuidedSpeedBenchmarks {
+    /// Interleaved rounds summed per measurement, so load that comes and goes falls on both kinds alike.
+    static let rounds = 5
     static let prompt = "Write a detailed summary of Swift 6: strict concurrency, typed throws and better C++ interop."
 
     /// Seconds for one request in a fresh session, with its input and output token counts.
@@ -42,24 +44,28 @@ struct GuidedSpeedBenchmarks {
         let warmUp = try await Self.time(guided: true, tokens: 120)
         let n = warmUp.generated
         #expect(n >= 40)
-        var guided1 = Double.infinity, guidedN = Double.infinity, text1 = Double.infinity, textN = Double.infinity
-        for _ in 0..<3 {
-            guided1 = min(guided1, try await Self.time(guided: true, tokens: 1).seconds)
-            let guided = try await Self.time(guided: true, tokens: 120)
-            text1 = min(text1, try await Self.time(guided: false, tokens: 1).seconds)
-            let text = try await Self.time(guided: false, tokens: n)
-            #expect(guided.generated == n)
-            #expect(text.generated == n, "the text response stopped early; use a longer prompt")
-            #expect(guided.input == text.input, "the two requests should render the same prompt")
-            guidedN = min(guidedN, guided.seconds)
-            textN = min(textN, text.seconds)
+        var guided1 = 0.0, guidedN = 0.0, text1 = 0.0, textN = 0.0
+        for round in 0..<Self.rounds {
+            for guidedTurn in round % 2 == 0 ? [true, false] : [false, true] {
+                let one = try await Self.time(guided: guidedTurn, tokens: 1).seconds
+                let all = try await Self.time(guided: guidedTurn, tokens: guidedTurn ? 120 : n)
+                #expect(all.generated == n, guidedTurn ? "guided" : "the text response stopped early; use a longer prompt")
+                #expect(all.input == warmUp.input, "the two requests should render the same prompt")
+                if guidedTurn {
+                    guided1 += one
+                    guidedN += all.seconds
+                } else {
+                    text1 += one
+                    textN += all.seconds
+                }
+            }
         }
-        let guidedRate = Double(n - 1) / (guidedN - guided1)
-        let textRate = Double(n - 1) / (textN - text1)
+        let guidedRate = Double(Self.rounds * (n - 1)) / (guidedN - guided1)
+        let textRate = Double(Self.rounds * (n - 1)) / (textN - text1)
         print(String(format: "guided speed run %d: %d input, %d generated tokens; decode guided %.1f tok/s, unguided %.1f tok/s, "
                      + "ratio %.3f; end-to-end guided %.1f tok/s, unguided %.1f tok/s, ratio %.3f",
                      repetition, warmUp.input, n, guidedRate, textRate, guidedRate / textRate,
-                     Double(n) / guidedN, Double(n) / textN, textN / guidedN))
+                     Double(Self.rounds * n) / guidedN, Double(Self.rounds * n) / textN, textN / guidedN))
         #expect(guidedRate >= 0.95 * textRate)
     }
 }
