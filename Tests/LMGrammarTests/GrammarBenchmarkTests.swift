@@ -100,4 +100,31 @@ struct GrammarBenchmarkTests {
         encoder.outputFormatting = [.sortedKeys]
         try encoder.encode(Report(engine: "LMGrammar", index_build_us: indexUs, cases: results)).write(to: URL(fileURLWithPath: out))
     }
+
+    @Test("the budget check and the restricted mask cost little per step")
+    func budgetBenchmark() throws {
+        let index = try SmolLM2Vocabulary.index()
+        var mask = [UInt64](repeating: 0, count: index.wordCount)
+        var checks: [Double] = [], restricts: [Double] = []
+        for guided in try GuidedCase.all.get() {
+            let m = GrammarMatcher(grammar: try CompiledGrammar(guided.schema), index: index)
+            for token in guided.tokens {
+                mask.withUnsafeMutableBufferPointer { m.computeMask(into: $0) }
+                var start = ContinuousClock.now
+                let after = m.completionTokenCount(after: token)
+                checks.append(Self.microseconds(since: start))
+                let needed = try #require(after)
+                // The tightest budget the token still fits, as when the reserve is closing the value.
+                start = ContinuousClock.now
+                let kept = mask.withUnsafeMutableBufferPointer { m.restrictMask($0, closingWithin: needed) }
+                restricts.append(Self.microseconds(since: start))
+                #expect(kept >= 1 && mask[token >> 6] >> UInt64(token & 63) & 1 == 1)
+                #expect(m.accept(token: token))
+            }
+        }
+        let f = { (v: Double) in String(format: "%.1f", v) }
+        print("budget over \(checks.count) steps: check p50 \(f(Self.percentile(checks, 0.5))) p90 \(f(Self.percentile(checks, 0.9))) "
+              + "max \(f(checks.max() ?? 0)) us; restricted mask p50 \(f(Self.percentile(restricts, 0.5))) "
+              + "p90 \(f(Self.percentile(restricts, 0.9))) max \(f(restricts.max() ?? 0)) us")
+    }
 }
