@@ -6,7 +6,8 @@
 extension LanguageModelSession {
     /// Generates a value following `schema` in response to `prompt`.
     /// - Throws: ``GenerationError`` (`unsupportedGuide` for a guide the grammar cannot enforce,
-    ///   `decodingFailure` when the value is cut off by `maximumResponseTokens`,
+    ///   `decodingFailure` when `maximumResponseTokens` is too small for the shortest value (otherwise
+    ///   the local provider closes the value within the budget) or a provider's value is cut off,
     ///   `exceededContextWindowSize`, `concurrentRequests`...), ``ToolCallError``, or
     ///   `CancellationError`; the transcript is then unchanged.
     @discardableResult
