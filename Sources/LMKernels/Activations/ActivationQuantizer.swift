@@ -8,16 +8,17 @@ enum ActivationQuantizer {
     /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0.
     @inline(__always)
     static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
-                          scale: UnsafeMutablePointer<Float>) {
-        let d = blockQuantize32(x, quants)
+                          bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>) {
+        let d = blockQuantize32(x, quants, bytes)
         scale.pointee = roundedToF16(d)
     }
 
     /// 32 floats -> 32 Int8, `d` and `s = d * Σq` (both f16-rounded), as ggml's Q8_1.
     @inline(__always)
     static func q8_1Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
+                          bytes: UnsafeMutablePointer<Int8>,
                           scale: UnsafeMutablePointer<Float>, sum: UnsafeMutablePointer<Float>) {
-        let d = blockQuantize32(x, quants)
+        let d = blockQuantize32(x, quants, bytes)
         let ones = SIMD16<Int16>(repeating: 1)
         let total = horizontalSum(maddPairs(loadI16x16(quants), ones) &+ maddPairs(loadI16x16(quants + 16), ones))
         scale.pointee = roundedToF16(d)
@@ -60,15 +61,22 @@ enum ActivationQuantizer {
     }
 
     /// Shared Q8_0/Q8_1 core: writes `round(x / d)` (ties away from zero, like `roundf`) and
-    /// returns the unrounded `d = max|x| / 127`.
+    /// returns the unrounded `d = max|x| / 127`. In `X86V3` builds the quants also go to `bytes`
+    /// in natural order for the AVX2 kernels.
     @inline(__always)
-    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int16>) -> Float {
+    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int16>,
+                                _ bytes: UnsafeMutablePointer<Int8>) -> Float {
         let a = load16(x)
         let b = load16(x + 16)
         let amax = reduceMax(maxLanes(absLanes(a), absLanes(b)))
         let d = amax / 127
         let id: Float = d != 0 ? 1 / d : 0
-        storeEvenOdd(roundAway(a * id), roundAway(b * id), quants)
+        let qa = roundAway(a * id), qb = roundAway(b * id)
+        storeEvenOdd(qa, qb, quants)
+        #if X86V3
+        storeBytes(qa, bytes)
+        storeBytes(qb, bytes + 16)
+        #endif
         return d
     }
 }
@@ -148,6 +156,13 @@ private func storeEvenOdd(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>, _ out: UnsafeM
     }
     UnsafeMutableRawPointer(out).storeBytes(of: even, as: SIMD16<Int16>.self)
     UnsafeMutableRawPointer(out + 16).storeBytes(of: odd, as: SIMD16<Int16>.self)
+}
+
+@inline(__always)
+private func storeBytes(_ v: SIMD16<Int32>, _ out: UnsafeMutablePointer<Int8>) {
+    var r = SIMD16<Int8>()
+    for i in 0..<16 { r[i] = Int8(truncatingIfNeeded: v[i]) }
+    UnsafeMutableRawPointer(out).storeBytes(of: r, as: SIMD16<Int8>.self)
 }
 
 @inline(__always)
