@@ -107,11 +107,28 @@ private func minLanes(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
     return r
 }
 
+/// Largest lane, as a tree of lane-wise maxima (a scalar loop with a branch per lane would not
+/// vectorise).
 @inline(__always)
 private func reduceMax(_ v: SIMD16<Float>) -> Float {
-    var m = v[0]
-    for i in 1..<16 where v[i] > m { m = v[i] }
-    return m
+    let m8 = maxLanes8(v.lowHalf, v.highHalf)
+    let m4 = maxLanes4(m8.lowHalf, m8.highHalf)
+    let m2 = m4.lowHalf.max() > m4.highHalf.max() ? m4.lowHalf : m4.highHalf
+    return m2.max()
+}
+
+@inline(__always)
+private func maxLanes8(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    var r = SIMD8<Float>()
+    for i in 0..<8 { r[i] = a[i] > b[i] ? a[i] : b[i] }
+    return r
+}
+
+@inline(__always)
+private func maxLanes4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    var r = SIMD4<Float>()
+    for i in 0..<4 { r[i] = a[i] > b[i] ? a[i] : b[i] }
+    return r
 }
 
 /// Round to nearest, ties to even, for |x| < 2^22 (the 1.5 * 2^23 magic-number trick, as ggml's
@@ -126,19 +143,22 @@ private func roundEven(_ v: SIMD16<Float>) -> SIMD16<Int32> {
     return r
 }
 
-/// Round to nearest, ties away from zero (C `roundf`), for |x| < 2^22: round to even, then move
-/// exact halves that went toward zero one step outward.
+/// Round to nearest, ties away from zero (C `roundf`), for |x| < 2^22, in integer and float
+/// lane operations only (compares and selects became a branch per lane and stopped vectorisation):
+/// round |x| to nearest even with the 2^23 magic number, add one where that dropped an exact half
+/// (only ties round differently), then restore the sign.
 @inline(__always)
 private func roundAway(_ v: SIMD16<Float>) -> SIMD16<Int32> {
     var r = SIMD16<Int32>()
     for i in 0..<16 {
-        let x = v[i]
-        let m = x + 12_582_912
-        let q = Int32(bitPattern: m.bitPattern) &- 0x4B40_0000
-        let diff = x - (m - 12_582_912)
-        let up: Int32 = (diff == 0.5 && x > 0) ? 1 : 0
-        let down: Int32 = (diff == -0.5 && x < 0) ? 1 : 0
-        r[i] = q &+ up &- down
+        let bits = Int32(bitPattern: v[i].bitPattern)
+        let y = Float(bitPattern: UInt32(bitPattern: bits & 0x7fff_ffff))
+        let m = y + 8_388_608
+        let q = Int32(bitPattern: m.bitPattern) &- 0x4B00_0000
+        let tieBits = Int32(bitPattern: (y - (m - 8_388_608)).bitPattern) ^ 0x3F00_0000  // 0 iff y - q == 0.5
+        let tie = 1 &+ ((tieBits | (0 &- tieBits)) &>> 31)
+        let negative = bits &>> 31
+        r[i] = ((q &+ tie) ^ negative) &- negative
     }
     return r
 }

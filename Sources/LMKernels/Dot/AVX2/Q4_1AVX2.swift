@@ -43,23 +43,36 @@ enum Q4_1AVX2: RowKernel {
         return horizontalSum(acc0 + acc1) + offsets
     }
 
+    /// One weight row against four activation rows, decoding each block once; per token the
+    /// arithmetic and its order are those of `dot`, so results are bit-identical.
     @inline(__always)
     static func dot4(_ w: UnsafeRawPointer, _ x0: ActivationRow, _ x1: ActivationRow,
                      _ x2: ActivationRow, _ x3: ActivationRow, cols: Int) -> SIMD4<Float> {
         let blocks = cols / 32
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
+        var even = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+        var odd = even
         var offsets = SIMD4<Float>()
-        for b in 0..<blocks {
-            let block = w + b * blockBytes
+        @inline(__always)
+        func step(_ acc: inout (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), _ block: UnsafeRawPointer, _ b: Int) -> SIMD4<Float> {
             let q = nibbles(block)
-            let d = halfLoad(block, 0), m = halfLoad(block, 2)
-            acc0 = acc0.addingProduct(AVX2.float(AVX2.dot32(q, activations(x0, b))), SIMD8(repeating: d * x0.scales[b]))
-            acc1 = acc1.addingProduct(AVX2.float(AVX2.dot32(q, activations(x1, b))), SIMD8(repeating: d * x1.scales[b]))
-            acc2 = acc2.addingProduct(AVX2.float(AVX2.dot32(q, activations(x2, b))), SIMD8(repeating: d * x2.scales[b]))
-            acc3 = acc3.addingProduct(AVX2.float(AVX2.dot32(q, activations(x3, b))), SIMD8(repeating: d * x3.scales[b]))
-            offsets += m * SIMD4(x0.sums[b], x1.sums[b], x2.sums[b], x3.sums[b])
+            let d = halfLoad(block, 0)
+            acc.0 = acc.0.addingProduct(AVX2.float(AVX2.dot32(q, activations(x0, b))), SIMD8(repeating: d * x0.scales[b]))
+            acc.1 = acc.1.addingProduct(AVX2.float(AVX2.dot32(q, activations(x1, b))), SIMD8(repeating: d * x1.scales[b]))
+            acc.2 = acc.2.addingProduct(AVX2.float(AVX2.dot32(q, activations(x2, b))), SIMD8(repeating: d * x2.scales[b]))
+            acc.3 = acc.3.addingProduct(AVX2.float(AVX2.dot32(q, activations(x3, b))), SIMD8(repeating: d * x3.scales[b]))
+            return halfLoad(block, 2) * SIMD4(x0.sums[b], x1.sums[b], x2.sums[b], x3.sums[b])
         }
-        return SIMD4(horizontalSum(acc0), horizontalSum(acc1), horizontalSum(acc2), horizontalSum(acc3)) + offsets
+        var b = 0
+        while b + 2 <= blocks {
+            let block0 = w + b * blockBytes
+            let m0 = step(&even, block0, b)
+            let m1 = step(&odd, block0 + blockBytes, b + 1)
+            offsets += m0 + m1
+            b += 2
+        }
+        if b < blocks { offsets += step(&even, w + b * blockBytes, b) }
+        return SIMD4(horizontalSum(even.0 + odd.0), horizontalSum(even.1 + odd.1),
+                     horizontalSum(even.2 + odd.2), horizontalSum(even.3 + odd.3)) + offsets
     }
 }
 

@@ -37,22 +37,34 @@ enum Q8_0AVX2: RowKernel {
         return horizontalSum(acc0 + acc1)
     }
 
+    /// One weight row against four activation rows, decoding each block once; per token the
+    /// arithmetic and its order are those of `dot`, so results are bit-identical.
     @inline(__always)
     static func dot4(_ w: UnsafeRawPointer, _ x0: ActivationRow, _ x1: ActivationRow,
                      _ x2: ActivationRow, _ x3: ActivationRow, cols: Int) -> SIMD4<Float> {
         let blocks = cols / 32
-        var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-        for b in 0..<blocks {
-            let block = w + b * blockBytes
+        var even = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+        var odd = even
+        @inline(__always)
+        func step(_ acc: inout (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), _ block: UnsafeRawPointer, _ b: Int) {
             let q = weights(block)
             let u = SIMD32<UInt8>(truncatingIfNeeded: AVX2.sign(q, q))
             let d = halfLoad(block, 0)
-            acc0 = acc0.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x0, b), q))), SIMD8(repeating: d * x0.scales[b]))
-            acc1 = acc1.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x1, b), q))), SIMD8(repeating: d * x1.scales[b]))
-            acc2 = acc2.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x2, b), q))), SIMD8(repeating: d * x2.scales[b]))
-            acc3 = acc3.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x3, b), q))), SIMD8(repeating: d * x3.scales[b]))
+            acc.0 = acc.0.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x0, b), q))), SIMD8(repeating: d * x0.scales[b]))
+            acc.1 = acc.1.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x1, b), q))), SIMD8(repeating: d * x1.scales[b]))
+            acc.2 = acc.2.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x2, b), q))), SIMD8(repeating: d * x2.scales[b]))
+            acc.3 = acc.3.addingProduct(AVX2.float(AVX2.dot32(u, AVX2.sign(activations(x3, b), q))), SIMD8(repeating: d * x3.scales[b]))
         }
-        return SIMD4(horizontalSum(acc0), horizontalSum(acc1), horizontalSum(acc2), horizontalSum(acc3))
+        var b = 0
+        while b + 2 <= blocks {
+            let block0 = w + b * blockBytes
+            step(&even, block0, b)
+            step(&odd, block0 + blockBytes, b + 1)
+            b += 2
+        }
+        if b < blocks { step(&even, w + b * blockBytes, b) }
+        return SIMD4(horizontalSum(even.0 + odd.0), horizontalSum(even.1 + odd.1),
+                     horizontalSum(even.2 + odd.2), horizontalSum(even.3 + odd.3))
     }
 }
 #endif
