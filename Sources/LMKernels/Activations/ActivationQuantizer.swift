@@ -131,36 +131,29 @@ private func maxLanes4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
     return r
 }
 
+// The rounding helpers use whole-vector operators on bit-cast vectors: written as element loops
+// with these bodies, LLVM kept them scalar (each lane stored to and reloaded from the stack).
+
 /// Round to nearest, ties to even, for |x| < 2^22 (the 1.5 * 2^23 magic-number trick, as ggml's
 /// `nearest_int`).
 @inline(__always)
 private func roundEven(_ v: SIMD16<Float>) -> SIMD16<Int32> {
-    var r = SIMD16<Int32>()
-    for i in 0..<16 {
-        let m = v[i] + 12_582_912
-        r[i] = Int32(bitPattern: m.bitPattern) &- 0x4B40_0000
-    }
-    return r
+    unsafeBitCast(v + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000
 }
 
-/// Round to nearest, ties away from zero (C `roundf`), for |x| < 2^22, in integer and float
-/// lane operations only (compares and selects became a branch per lane and stopped vectorisation):
-/// round |x| to nearest even with the 2^23 magic number, add one where that dropped an exact half
-/// (only ties round differently), then restore the sign.
+/// Round to nearest, ties away from zero (C `roundf`), for |x| < 2^22, without compares: round
+/// |x| to nearest even with the 2^23 magic number, add one where that dropped an exact half (only
+/// ties round differently), then restore the sign.
 @inline(__always)
 private func roundAway(_ v: SIMD16<Float>) -> SIMD16<Int32> {
-    var r = SIMD16<Int32>()
-    for i in 0..<16 {
-        let bits = Int32(bitPattern: v[i].bitPattern)
-        let y = Float(bitPattern: UInt32(bitPattern: bits & 0x7fff_ffff))
-        let m = y + 8_388_608
-        let q = Int32(bitPattern: m.bitPattern) &- 0x4B00_0000
-        let tieBits = Int32(bitPattern: (y - (m - 8_388_608)).bitPattern) ^ 0x3F00_0000  // 0 iff y - q == 0.5
-        let tie = 1 &+ ((tieBits | (0 &- tieBits)) &>> 31)
-        let negative = bits &>> 31
-        r[i] = ((q &+ tie) ^ negative) &- negative
-    }
-    return r
+    let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
+    let y = unsafeBitCast(bits & 0x7fff_ffff, to: SIMD16<Float>.self)
+    let m = y + 8_388_608
+    let q = unsafeBitCast(m, to: SIMD16<Int32>.self) &- 0x4B00_0000
+    let half = unsafeBitCast(y - (m - 8_388_608), to: SIMD16<Int32>.self) ^ 0x3F00_0000  // 0 iff y - q == 0.5
+    let tie = 1 &+ ((half | (0 &- half)) &>> 31)
+    let negative = bits &>> 31
+    return ((q &+ tie) ^ negative) &- negative
 }
 
 /// Stores quants `0..<16` (`a`) and `16..<32` (`b`) of a 32-block in even/odd order: the 16
