@@ -10,6 +10,11 @@ import PackageDescription
 let x86v3: [SwiftSetting] = [
     .unsafeFlags(["-Xcc", "-march=x86-64-v3"], .when(traits: ["X86V3"])),
 ]
+// The AVX2 kernels (Sources/LMKernels/Dot/AVX2, `#if X86V3`) call x86 instructions through the
+// compiler's Builtin module; only that trait's builds need it.
+let avx2Kernels: [SwiftSetting] = x86v3 + [
+    .enableExperimentalFeature("BuiltinModule", .when(traits: ["X86V3"])),
+]
 
 let package = Package(
     name: "LMSession",
@@ -23,7 +28,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "LMGGUF", swiftSettings: x86v3),
-        .target(name: "LMKernels", dependencies: ["LMGGUF"], swiftSettings: x86v3),
+        .target(name: "LMKernels", dependencies: ["LMGGUF"], swiftSettings: avx2Kernels),
         .target(name: "LMTokenizer", dependencies: ["LMGGUF"], swiftSettings: x86v3),
         .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer"], swiftSettings: x86v3),
         .target(name: "LMGrammar", swiftSettings: x86v3),

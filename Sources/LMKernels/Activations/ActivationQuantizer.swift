@@ -8,16 +8,17 @@ enum ActivationQuantizer {
     /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0.
     @inline(__always)
     static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
-                          scale: UnsafeMutablePointer<Float>) {
-        let d = blockQuantize32(x, quants)
+                          bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>) {
+        let d = blockQuantize32(x, quants, bytes)
         scale.pointee = roundedToF16(d)
     }
 
     /// 32 floats -> 32 Int8, `d` and `s = d * Σq` (both f16-rounded), as ggml's Q8_1.
     @inline(__always)
     static func q8_1Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
+                          bytes: UnsafeMutablePointer<Int8>,
                           scale: UnsafeMutablePointer<Float>, sum: UnsafeMutablePointer<Float>) {
-        let d = blockQuantize32(x, quants)
+        let d = blockQuantize32(x, quants, bytes)
         let ones = SIMD16<Int16>(repeating: 1)
         let total = horizontalSum(maddPairs(loadI16x16(quants), ones) &+ maddPairs(loadI16x16(quants + 16), ones))
         scale.pointee = roundedToF16(d)
@@ -60,15 +61,22 @@ enum ActivationQuantizer {
     }
 
     /// Shared Q8_0/Q8_1 core: writes `round(x / d)` (ties away from zero, like `roundf`) and
-    /// returns the unrounded `d = max|x| / 127`.
+    /// returns the unrounded `d = max|x| / 127`. In `X86V3` builds the quants also go to `bytes`
+    /// in natural order for the AVX2 kernels.
     @inline(__always)
-    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int16>) -> Float {
+    static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int16>,
+                                _ bytes: UnsafeMutablePointer<Int8>) -> Float {
         let a = load16(x)
         let b = load16(x + 16)
         let amax = reduceMax(maxLanes(absLanes(a), absLanes(b)))
         let d = amax / 127
         let id: Float = d != 0 ? 1 / d : 0
-        storeEvenOdd(roundAway(a * id), roundAway(b * id), quants)
+        let qa = roundAway(a * id), qb = roundAway(b * id)
+        storeEvenOdd(qa, qb, quants)
+        #if X86V3
+        storeBytes(qa, bytes)
+        storeBytes(qb, bytes + 16)
+        #endif
         return d
     }
 }
@@ -99,40 +107,53 @@ private func minLanes(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
     return r
 }
 
+/// Largest lane, as a tree of lane-wise maxima (a scalar loop with a branch per lane would not
+/// vectorise).
 @inline(__always)
 private func reduceMax(_ v: SIMD16<Float>) -> Float {
-    var m = v[0]
-    for i in 1..<16 where v[i] > m { m = v[i] }
-    return m
+    let m8 = maxLanes8(v.lowHalf, v.highHalf)
+    let m4 = maxLanes4(m8.lowHalf, m8.highHalf)
+    let m2 = m4.lowHalf.max() > m4.highHalf.max() ? m4.lowHalf : m4.highHalf
+    return m2.max()
 }
+
+@inline(__always)
+private func maxLanes8(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    var r = SIMD8<Float>()
+    for i in 0..<8 { r[i] = a[i] > b[i] ? a[i] : b[i] }
+    return r
+}
+
+@inline(__always)
+private func maxLanes4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    var r = SIMD4<Float>()
+    for i in 0..<4 { r[i] = a[i] > b[i] ? a[i] : b[i] }
+    return r
+}
+
+// The rounding helpers use whole-vector operators on bit-cast vectors: written as element loops
+// with these bodies, LLVM kept them scalar (each lane stored to and reloaded from the stack).
 
 /// Round to nearest, ties to even, for |x| < 2^22 (the 1.5 * 2^23 magic-number trick, as ggml's
 /// `nearest_int`).
 @inline(__always)
 private func roundEven(_ v: SIMD16<Float>) -> SIMD16<Int32> {
-    var r = SIMD16<Int32>()
-    for i in 0..<16 {
-        let m = v[i] + 12_582_912
-        r[i] = Int32(bitPattern: m.bitPattern) &- 0x4B40_0000
-    }
-    return r
+    unsafeBitCast(v + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000
 }
 
-/// Round to nearest, ties away from zero (C `roundf`), for |x| < 2^22: round to even, then move
-/// exact halves that went toward zero one step outward.
+/// Round to nearest, ties away from zero (C `roundf`), for |x| < 2^22, without compares: round
+/// |x| to nearest even with the 2^23 magic number, add one where that dropped an exact half (only
+/// ties round differently), then restore the sign.
 @inline(__always)
 private func roundAway(_ v: SIMD16<Float>) -> SIMD16<Int32> {
-    var r = SIMD16<Int32>()
-    for i in 0..<16 {
-        let x = v[i]
-        let m = x + 12_582_912
-        let q = Int32(bitPattern: m.bitPattern) &- 0x4B40_0000
-        let diff = x - (m - 12_582_912)
-        let up: Int32 = (diff == 0.5 && x > 0) ? 1 : 0
-        let down: Int32 = (diff == -0.5 && x < 0) ? 1 : 0
-        r[i] = q &+ up &- down
-    }
-    return r
+    let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
+    let y = unsafeBitCast(bits & 0x7fff_ffff, to: SIMD16<Float>.self)
+    let m = y + 8_388_608
+    let q = unsafeBitCast(m, to: SIMD16<Int32>.self) &- 0x4B00_0000
+    let half = unsafeBitCast(y - (m - 8_388_608), to: SIMD16<Int32>.self) ^ 0x3F00_0000  // 0 iff y - q == 0.5
+    let tie = 1 &+ ((half | (0 &- half)) &>> 31)
+    let negative = bits &>> 31
+    return ((q &+ tie) ^ negative) &- negative
 }
 
 /// Stores quants `0..<16` (`a`) and `16..<32` (`b`) of a 32-block in even/odd order: the 16
@@ -148,6 +169,13 @@ private func storeEvenOdd(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>, _ out: UnsafeM
     }
     UnsafeMutableRawPointer(out).storeBytes(of: even, as: SIMD16<Int16>.self)
     UnsafeMutableRawPointer(out + 16).storeBytes(of: odd, as: SIMD16<Int16>.self)
+}
+
+@inline(__always)
+private func storeBytes(_ v: SIMD16<Int32>, _ out: UnsafeMutablePointer<Int8>) {
+    var r = SIMD16<Int8>()
+    for i in 0..<16 { r[i] = Int8(truncatingIfNeeded: v[i]) }
+    UnsafeMutableRawPointer(out).storeBytes(of: r, as: SIMD16<Int8>.self)
 }
 
 @inline(__always)

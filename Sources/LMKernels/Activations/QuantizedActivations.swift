@@ -15,7 +15,9 @@ import LMGGUF
 /// - `sums`    `[nTokens, cols / 32]` Float, Q8_1's `s = d * Σq` (f16-rounded),
 /// - `bsums`   `[nTokens, cols / 16]` Int16, Q8_K's sums of 16 quants,
 /// - `groupSums` `[nTokens, cols / 32]` Int16, Q8_K's sums of 32 quants (pairs of `bsums`),
-/// - `floats`  `[nTokens, cols]` Float, only for `.f32`.
+/// - `floats`  `[nTokens, cols]` Float, only for `.f32`,
+/// - `bytes`   `[nTokens, cols]` Int8 in natural order, Q8_0/Q8_1 only and only in `X86V3` builds,
+///   where the AVX2 kernels multiply bytes directly (`vpmaddubsw`).
 ///
 /// `@unchecked Sendable`: the buffers are written by one thread in `quantize` and only read while
 /// a matmul shares them across the pool; callers must not quantize during a matmul.
@@ -35,6 +37,7 @@ public final class QuantizedActivations: @unchecked Sendable {
     let bsums: UnsafeMutablePointer<Int16>
     let groupSums: UnsafeMutablePointer<Int16>
     let floats: UnsafeMutablePointer<Float>
+    let bytes: UnsafeMutablePointer<Int8>
 
     /// - Precondition: `maxTokens > 0`, `maxCols > 0`.
     public init(maxTokens: Int, maxCols: Int) {
@@ -48,6 +51,7 @@ public final class QuantizedActivations: @unchecked Sendable {
         bsums = .allocate(capacity: n / 16 + 64)
         groupSums = .allocate(capacity: n / 32 + 64)
         floats = .allocate(capacity: n + 64)
+        bytes = .allocate(capacity: n + 64)
     }
 
     deinit {
@@ -57,6 +61,7 @@ public final class QuantizedActivations: @unchecked Sendable {
         bsums.deallocate()
         groupSums.deallocate()
         floats.deallocate()
+        bytes.deallocate()
     }
 
     /// Quantizes `x` (`[nTokens, cols]` Floats, row-major) into `format`, replacing the contents.
@@ -95,13 +100,13 @@ public final class QuantizedActivations: @unchecked Sendable {
                 let nb = cols / 32
                 for b in 0..<nb {
                     ActivationQuantizer.q8_0Block(src + b * 32, quants: quants + t * cols + b * 32,
-                                                  scale: scales + t * nb + b)
+                                                  bytes: bytes + t * cols + b * 32, scale: scales + t * nb + b)
                 }
             case .q8_1:
                 let nb = cols / 32
                 for b in 0..<nb {
                     ActivationQuantizer.q8_1Block(src + b * 32, quants: quants + t * cols + b * 32,
-                                                  scale: scales + t * nb + b, sum: sums + t * nb + b)
+                                                  bytes: bytes + t * cols + b * 32, scale: scales + t * nb + b, sum: sums + t * nb + b)
                 }
             case .q8_K:
                 let nb = cols / 256
@@ -129,7 +134,8 @@ public final class QuantizedActivations: @unchecked Sendable {
                              sums: UnsafePointer(sums + t * (cols / 32)),
                              bsums: UnsafePointer(bsums + t * (cols / 16)),
                              groupSums: UnsafePointer(groupSums + t * (cols / 32)),
-                             floats: UnsafePointer(floats + t * cols))
+                             floats: UnsafePointer(floats + t * cols),
+                             bytes: UnsafePointer(bytes + t * cols))
     }
 
     // Read access for tests and callers that inspect the quantization (token `t`, index `i`).
@@ -159,4 +165,5 @@ struct ActivationRow {
     let bsums: UnsafePointer<Int16>
     let groupSums: UnsafePointer<Int16>
     let floats: UnsafePointer<Float>
+    let bytes: UnsafePointer<Int8>
 }

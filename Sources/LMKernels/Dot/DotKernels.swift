@@ -22,10 +22,18 @@ enum DotKernels {
     static let f16 = DotKernel(FloatRowKernel<F16Format>.self)
     static let bf16 = DotKernel(FloatRowKernel<BF16Format>.self)
     static let q4_0 = DotKernel(BlockDot<Q4_0Format>.self)
+    #if X86V3 && arch(x86_64)
+    static let q4_1 = DotKernel(Q4_1AVX2.self)
+    #else
     static let q4_1 = DotKernel(BlockDot<Q4_1Format>.self)
+    #endif
     static let q5_0 = DotKernel(BlockDot<Q5_0Format>.self)
     static let q5_1 = DotKernel(BlockDot<Q5_1Format>.self)
+    #if X86V3 && arch(x86_64)
+    static let q8_0 = DotKernel(Q8_0AVX2.self)
+    #else
     static let q8_0 = DotKernel(BlockDot<Q8_0Format>.self)
+    #endif
     static let q8_1 = DotKernel(BlockDot<Q8_1Format>.self)
     static let q4_K = DotKernel(BlockDot<Q4_KFormat>.self)
     static let q5_K = DotKernel(BlockDot<Q5_KFormat>.self)

@@ -68,7 +68,7 @@ public enum MatMul {
         for r in rows { y[r] = FloatDot<F32Format>.dot(row + 4 * r * cols, x, cols: cols) }
     }
 
-    private static func check(_ w: WeightMatrix, _ x: QuantizedActivations, _ kernel: DotKernel,
+    static func check(_ w: WeightMatrix, _ x: QuantizedActivations, _ kernel: DotKernel,
                               _ rows: Range<Int>) {
         precondition(x.format == kernel.activationFormat,
                      "\(w.type) weights need \(kernel.activationFormat) activations, got \(x.format)")

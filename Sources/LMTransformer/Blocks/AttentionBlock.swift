@@ -11,9 +11,7 @@ struct AttentionBlock: Sendable {
     /// Reads `s.xn` (`[nTokens, nEmbd]`), writes `s.blockOut` (`[nTokens, nEmbd]`).
     func callAsFunction(nTokens: Int, firstPosition: Int, layer: Int, _ s: ForwardScratch, _ cache: KVCache, _ compute: ComputeResources) {
         let a = attention
-        wq(s.xn, nTokens: nTokens, into: s.q, compute)
-        wk(s.xn, nTokens: nTokens, into: s.k, compute)
-        wv(s.xn, nTokens: nTokens, into: s.v, compute)
+        Linear.project(s.xn, nTokens: nTokens, wq, into: s.q, wk, into: s.k, wv, into: s.v, compute)
         if let qNorm { qNorm(s.q, nTokens: nTokens * a.nHead, into: s.q) }
         if let kNorm { kNorm(s.k, nTokens: nTokens * a.nKVHead, into: s.k) }
         let half = rope.ropeDim / 2

@@ -37,6 +37,13 @@ final class ComputeResources {
         }
     }
 
+    /// Quantizes `x` (`[nTokens, w.cols]`) into the activation format `w` pairs with, in the
+    /// shared scratch, for products that read it next.
+    func quantize(_ x: UnsafePointer<Float>, nTokens: Int, for w: WeightMatrix) -> QuantizedActivations {
+        activations.quantize(x, nTokens: nTokens, cols: w.cols, format: activationFormat(for: w.type), pool: pool)
+        return activations
+    }
+
     /// `y[t, :] = W x[t, :]`: x `[nTokens, w.cols]`, y `[nTokens, w.rows]`.
     func multiply(_ w: WeightMatrix, _ x: UnsafePointer<Float>, nTokens: Int, into y: UnsafeMutablePointer<Float>) {
         MatMul.multiply(w, x: x, nTokens: nTokens, into: y, scratch: activations, pool: pool)

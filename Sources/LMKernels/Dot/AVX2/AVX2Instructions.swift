@@ -1,0 +1,54 @@
+#if X86V3 && arch(x86_64)
+import Builtin
+
+/// The AVX2 instructions the x86-64-v3 kernels are built on, called through the compiler's
+/// `Builtin` module (LLVM's x86 intrinsics). Portable Swift SIMD code never lowers to the byte
+/// multiply-adds, which halve the time of an int8 dot product. Compiled only with the `X86V3`
+/// trait: LLVM cannot select these instructions for a target without AVX2.
+enum AVX2 {
+    /// `vpmaddubsw`: `r[i] = a[2i]·b[2i] + a[2i+1]·b[2i+1]` of unsigned `a` and signed `b` bytes,
+    /// saturated to Int16 (never reached when `a <= 128` and `|b| <= 127`).
+    @inline(__always)
+    static func maddubs(_ a: SIMD32<UInt8>, _ b: SIMD32<Int8>) -> SIMD16<Int16> {
+        var r = SIMD16<Int16>()
+        r._storage._value = Builtin.int_x86_avx2_pmadd_ub_sw(a._storage._value, b._storage._value)
+        return r
+    }
+
+    /// `vpmaddwd`: `r[i] = a[2i]·b[2i] + a[2i+1]·b[2i+1]` in Int32.
+    @inline(__always)
+    static func madd(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
+        var r = SIMD8<Int32>()
+        r._storage._value = Builtin.int_x86_avx2_pmadd_wd(a._storage._value, b._storage._value)
+        return r
+    }
+
+    /// `vpsignb`: `a[i]` negated where `b[i] < 0` and zeroed where `b[i] == 0`.
+    @inline(__always)
+    static func sign(_ a: SIMD32<Int8>, _ b: SIMD32<Int8>) -> SIMD32<Int8> {
+        var r = SIMD32<Int8>()
+        r._storage._value = Builtin.int_x86_avx2_psign_b(a._storage._value, b._storage._value)
+        return r
+    }
+
+    /// `vcvtdq2ps`.
+    @inline(__always)
+    static func float(_ v: SIMD8<Int32>) -> SIMD8<Float> {
+        var r = SIMD8<Float>()
+        r._storage._value = Builtin.sitofp_Vec8xInt32_Vec8xFPIEEE32(v._storage._value)
+        return r
+    }
+
+    /// `Σ a·b` over 32 unsigned × signed bytes as 8 Int32 lanes (`vpmaddubsw` then `vpmaddwd` by ones).
+    @inline(__always)
+    static func dot32(_ a: SIMD32<UInt8>, _ b: SIMD32<Int8>) -> SIMD8<Int32> {
+        madd(maddubs(a, b), SIMD16(repeating: 1))
+    }
+
+    /// `Σ a·b` over 32 signed × signed bytes: `|a|·(b with a's sign)`, as ggml's AVX2 `mul_sum_i8_pairs`.
+    @inline(__always)
+    static func signedDot32(_ a: SIMD32<Int8>, _ b: SIMD32<Int8>) -> SIMD8<Int32> {
+        dot32(SIMD32<UInt8>(truncatingIfNeeded: sign(a, a)), sign(b, a))
+    }
+}
+#endif
