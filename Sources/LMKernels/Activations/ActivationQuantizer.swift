@@ -93,10 +93,11 @@ private func absLanes(_ v: SIMD16<Float>) -> SIMD16<Float> {
     return r
 }
 
+/// Lane-wise maximum (an element loop: `pointwiseMax` did not inline).
 @inline(__always)
-private func maxLanes(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
-    var r = SIMD16<Float>()
-    for i in 0..<16 { r[i] = a[i] > b[i] ? a[i] : b[i] }
+private func maxLanes<V: SIMD>(_ a: V, _ b: V) -> V where V.Scalar == Float {
+    var r = V()
+    for i in 0..<V.scalarCount { r[i] = a[i] > b[i] ? a[i] : b[i] }
     return r
 }
 
@@ -111,24 +112,10 @@ private func minLanes(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
 /// vectorise).
 @inline(__always)
 private func reduceMax(_ v: SIMD16<Float>) -> Float {
-    let m8 = maxLanes8(v.lowHalf, v.highHalf)
-    let m4 = maxLanes4(m8.lowHalf, m8.highHalf)
+    let m8 = maxLanes(v.lowHalf, v.highHalf)
+    let m4 = maxLanes(m8.lowHalf, m8.highHalf)
     let m2 = m4.lowHalf.max() > m4.highHalf.max() ? m4.lowHalf : m4.highHalf
     return m2.max()
-}
-
-@inline(__always)
-private func maxLanes8(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-    var r = SIMD8<Float>()
-    for i in 0..<8 { r[i] = a[i] > b[i] ? a[i] : b[i] }
-    return r
-}
-
-@inline(__always)
-private func maxLanes4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
-    var r = SIMD4<Float>()
-    for i in 0..<4 { r[i] = a[i] > b[i] ? a[i] : b[i] }
-    return r
 }
 
 // The rounding helpers use whole-vector operators on bit-cast vectors: written as element loops

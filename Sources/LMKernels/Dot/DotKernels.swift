@@ -23,14 +23,14 @@ enum DotKernels {
     static let bf16 = DotKernel(FloatRowKernel<BF16Format>.self)
     static let q4_0 = DotKernel(BlockDot<Q4_0Format>.self)
     #if X86V3 && arch(x86_64)
-    static let q4_1 = DotKernel(Q4_1AVX2.self)
+    static let q4_1 = DotKernel(AVX2BlockDot<Q4_1AVX2>.self)
     #else
     static let q4_1 = DotKernel(BlockDot<Q4_1Format>.self)
     #endif
     static let q5_0 = DotKernel(BlockDot<Q5_0Format>.self)
     static let q5_1 = DotKernel(BlockDot<Q5_1Format>.self)
     #if X86V3 && arch(x86_64)
-    static let q8_0 = DotKernel(Q8_0AVX2.self)
+    static let q8_0 = DotKernel(AVX2BlockDot<Q8_0AVX2>.self)
     #else
     static let q8_0 = DotKernel(BlockDot<Q8_0Format>.self)
     #endif

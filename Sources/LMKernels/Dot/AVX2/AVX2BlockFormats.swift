@@ -1,0 +1,50 @@
+#if X86V3 && arch(x86_64)
+/// A legacy 32-weight block format as the AVX2 kernels see it: f16 `d` at byte 0 and, for formats
+/// with an offset, f16 `m` at byte 2 (`value = q·d + m`); the quants decode into the operands of
+/// one byte dot product against natural-order activation bytes.
+protocol AVX2BlockFormat {
+    associatedtype Decoded
+    static var activationFormat: ActivationFormat { get }
+    static var blockBytes: Int { get }
+    static var hasOffset: Bool { get }
+    static func decode(_ block: UnsafeRawPointer) -> Decoded
+    /// `Σ q·a` over the block as 8 Int32 lanes.
+    static func dot(_ w: Decoded, _ a: SIMD32<Int8>) -> SIMD8<Int32>
+}
+
+/// Q4_1 (block layout as ggml's `block_q4_1`), as ggml's AVX2 `ggml_vec_dot_q4_1_q8_1`: the 16
+/// bytes of nibbles become 32 unsigned bytes, low nibbles being weights 0..<16 and high 16..<32.
+enum Q4_1AVX2: AVX2BlockFormat {
+    static var activationFormat: ActivationFormat { .q8_1 }
+    static var blockBytes: Int { 20 }
+    static var hasOffset: Bool { true }
+
+    @inline(__always)
+    static func decode(_ block: UnsafeRawPointer) -> SIMD32<UInt8> {
+        let v = block.loadUnaligned(fromByteOffset: 4, as: SIMD16<UInt8>.self)
+        return SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
+    }
+
+    @inline(__always)
+    static func dot(_ w: SIMD32<UInt8>, _ a: SIMD32<Int8>) -> SIMD8<Int32> { AVX2.dot32(w, a) }
+}
+
+/// Q8_0 (block layout as ggml's `block_q8_0`), as ggml's AVX2 `ggml_vec_dot_q8_0_q8_0`: signed
+/// weights multiplied as `|w|` against the activations carrying `w`'s signs (`vpsignb`).
+enum Q8_0AVX2: AVX2BlockFormat {
+    static var activationFormat: ActivationFormat { .q8_0 }
+    static var blockBytes: Int { 34 }
+    static var hasOffset: Bool { false }
+
+    @inline(__always)
+    static func decode(_ block: UnsafeRawPointer) -> (magnitudes: SIMD32<UInt8>, signs: SIMD32<Int8>) {
+        let q = block.loadUnaligned(fromByteOffset: 2, as: SIMD32<Int8>.self)
+        return (SIMD32<UInt8>(truncatingIfNeeded: AVX2.sign(q, q)), q)
+    }
+
+    @inline(__always)
+    static func dot(_ w: (magnitudes: SIMD32<UInt8>, signs: SIMD32<Int8>), _ a: SIMD32<Int8>) -> SIMD8<Int32> {
+        AVX2.dot32(w.magnitudes, AVX2.sign(a, w.signs))
+    }
+}
+#endif
