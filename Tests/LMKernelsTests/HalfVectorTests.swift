@@ -20,3 +20,19 @@ struct HalfVectorTests {
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(4))")
     }
 }
+
+extension HalfVectorTests {
+    @Test("the finite-only conversion equals the scalar one for every finite pattern", arguments: 0..<8)
+    func finiteVectorEqualsScalar(_ range: Int) {
+        var mismatches: [UInt16] = []
+        for start in stride(from: range * 8192, to: range * 8192 + 8192, by: 8) {
+            var lanes = SIMD8<UInt16>()
+            for i in 0..<8 { lanes[i] = UInt16(start + (i * 3) % 8) }
+            let converted = halfToFloatFinite(lanes)
+            for i in 0..<8 where lanes[i] & 0x7C00 != 0x7C00 && converted[i].bitPattern != halfToFloat(lanes[i]).bitPattern {
+                mismatches.append(lanes[i])
+            }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(4))")
+    }
+}

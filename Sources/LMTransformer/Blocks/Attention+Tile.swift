@@ -29,18 +29,20 @@ extension Attention {
         for i in 0..<nQ { mx[i] = -.infinity; sm[i] = 0 }
         o.initialize(repeating: 0, count: nQ * headDim)
 
+        // Infinities and NaNs need the exact (slower) conversion; a well-behaved model has none.
+        let exact = cache.mayHoldNonFinite(layer)
         var tb = blocks.lowerBound
         while tb < blocks.upperBound {
             let nb = min(tile / B, blocks.upperBound - tb)
             let base = tb * B
             let tileLast = min(base + nb * B - 1, lastPos)
             for bi in 0..<nb {
-                Self.convert(cache.keyBlock(layer, tb + bi, kvHead), into: kf + bi * headDim * B, headDim * B)
+                Self.convert(cache.keyBlock(layer, tb + bi, kvHead), into: kf + bi * headDim * B, headDim * B, exact: exact)
             }
             let vLo = max(firstPos, base)
             if vLo <= tileLast {
                 for p in vLo...tileLast {
-                    Self.convert(cache.value(layer, p) + kvHead * headDim, into: vf + (p - base) * headDim, headDim)
+                    Self.convert(cache.value(layer, p) + kvHead * headDim, into: vf + (p - base) * headDim, headDim, exact: exact)
                 }
             }
             for i in 0..<nQ {
@@ -100,14 +102,22 @@ extension Attention {
         }
     }
 
-    /// Halves to floats, 8 at a time.
+    /// Halves to floats, 8 at a time; `exact` keeps infinities and NaNs.
     @inline(__always)
-    static func convert(_ src: UnsafePointer<UInt16>, into dst: UnsafeMutablePointer<Float>, _ n: Int) {
+    static func convert(_ src: UnsafePointer<UInt16>, into dst: UnsafeMutablePointer<Float>, _ n: Int, exact: Bool) {
         var i = 0
-        while i + 8 <= n {
-            let h = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<UInt16>.self)
-            UnsafeMutableRawPointer(dst + i).storeBytes(of: halfToFloat(h), as: SIMD8<Float>.self)
-            i += 8
+        if exact {
+            while i + 8 <= n {
+                let h = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<UInt16>.self)
+                UnsafeMutableRawPointer(dst + i).storeBytes(of: halfToFloat(h), as: SIMD8<Float>.self)
+                i += 8
+            }
+        } else {
+            while i + 8 <= n {
+                let h = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<UInt16>.self)
+                UnsafeMutableRawPointer(dst + i).storeBytes(of: halfToFloatFinite(h), as: SIMD8<Float>.self)
+                i += 8
+            }
         }
         while i < n { dst[i] = halfToFloat(src[i]); i += 1 }
     }

@@ -23,6 +23,8 @@ package final class KVCache {
     let blocksPerLayer: Int
     private let keys: UnsafeMutablePointer<UInt16>
     private let values: UnsafeMutablePointer<UInt16>
+    /// Per layer: whether an infinity or NaN was ever stored (then attention converts exactly).
+    private let nonFinite: UnsafeMutablePointer<Bool>
 
     package init(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) {
         self.nLayer = nLayer
@@ -34,12 +36,19 @@ package final class KVCache {
         let count = nLayer * blocksPerLayer * Self.block * rowSize
         keys = .allocate(capacity: max(count, 1))
         values = .allocate(capacity: max(count, 1))
+        nonFinite = .allocate(capacity: max(nLayer, 1))
+        nonFinite.initialize(repeating: false, count: max(nLayer, 1))
     }
 
     deinit {
         keys.deallocate()
         values.deallocate()
+        nonFinite.deallocate()
     }
+
+    /// Whether `layer` may hold an infinity or NaN (one was stored since the cache was created).
+    @inline(__always)
+    package func mayHoldNonFinite(_ layer: Int) -> Bool { nonFinite[layer] }
 
     /// Keys of positions `8 * block ..< 8 * block + 8` of `layer` for `kvHead`: `[headDim, 8]`.
     /// Positions not stored yet hold arbitrary bits.
@@ -56,14 +65,23 @@ package final class KVCache {
 
     /// Stores `nTokens` rows of keys and values (`[nTokens, rowSize]` each) at `position...`.
     package func store(layer: Int, position: Int, nTokens: Int, k: UnsafePointer<Float>, v: UnsafePointer<Float>) {
+        var exponents: UInt16 = 0
+        defer { if exponents & 0x7C00 == 0x7C00 { nonFinite[layer] = true } }
         for t in 0..<nTokens {
             let p = position + t
             let vd = values + (layer * contextSize + p) * rowSize
-            for i in 0..<rowSize { vd[i] = floatToHalf(v[t * rowSize + i]) }
+            for i in 0..<rowSize {
+                vd[i] = floatToHalf(v[t * rowSize + i])
+                if vd[i] & 0x7C00 == 0x7C00 { exponents = 0x7C00 }
+            }
             for h in 0..<nKVHead {
                 let kd = keys + ((layer * blocksPerLayer + p / Self.block) * nKVHead + h) * headDim * Self.block + p % Self.block
                 let ks = k + t * rowSize + h * headDim
-                for d in 0..<headDim { kd[d * Self.block] = floatToHalf(ks[d]) }
+                for d in 0..<headDim {
+                    let h = floatToHalf(ks[d])
+                    kd[d * Self.block] = h
+                    if h & 0x7C00 == 0x7C00 { exponents = 0x7C00 }
+                }
             }
         }
     }
