@@ -11,7 +11,7 @@ let usage = """
       tokenize --model PATH [--parse-special] [--add-bos | --no-add-bos] TEXT
       info     --model PATH
       perplexity --model PATH --file F [--context 512] [--threads N]
-      bench    [--model PATH] [--threads N] [--prompt-tokens 512] [--gen-tokens 128] [--repetitions 3] [--json]
+      bench    [--model PATH] [--threads N] [--prompt-tokens 512] [--gen-tokens 128] [--depth 1] [--repetitions 3] [--json]
 
     With no --model, $LMSESSION_MODEL or Models/SmolLM2-135M-Instruct.Q4_1.gguf is used (fetch it with Models/fetch).
     """

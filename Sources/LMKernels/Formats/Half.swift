@@ -88,3 +88,36 @@ extension UnsafeMutableRawPointer {
         storeBytes(of: floatToHalf(value).littleEndian, toByteOffset: offset, as: UInt16.self)
     }
 }
+
+/// Eight halves to `Float`s with integer operations and one multiply per lane, lane by lane equal
+/// to ``halfToFloat(_:)-(UInt16)`` (zeros, subnormals, normals, infinities, NaNs made quiet).
+///
+/// For hot loops over half-precision data (the KV cache): whole-vector operations without
+/// branches, so it stays vector code when inlined into a loop on baseline x86-64, where
+/// `Float(Float16)` is a library call per element. `@inlinable` so other modules inline it.
+@inlinable @inline(__always)
+public func halfToFloat(_ bits: SIMD8<UInt16>) -> SIMD8<Float> {
+    let h = SIMD8<UInt32>(truncatingIfNeeded: bits)
+    // Sign to bit 31, exponent and mantissa to their Float places; multiplying by 2^112
+    // re-biases the exponent from 15 to 127 and renormalises subnormals, exactly.
+    let b = (h & 0x8000) &<< 16 | (h & 0x7FFF) &<< 13
+    let finite = unsafeBitCast(unsafeBitCast(b, to: SIMD8<Float>.self) * 0x1p112, to: SIMD8<UInt32>.self)
+    // All-ones exponent: infinity, or NaN made quiet (bit 22 set when the mantissa is non-zero).
+    let special = b | 0x7F80_0000 | (((h & 0x3FF) &+ 0x3FF) & 0x400) &<< 12
+    // All ones in lanes whose exponent is all ones: (exponent bits + 0x400) reaches bit 15 only then.
+    let isSpecial = SIMD8<UInt32>() &- (((h & 0x7C00) &+ 0x400) &>> 15)
+    return unsafeBitCast(special & isSpecial | finite & ~isSpecial, to: SIMD8<Float>.self)
+}
+
+/// Eight halves to `Float`s, exact for finite halves (zeros, subnormals, normals) and cheaper than
+/// ``halfToFloat(_:)-(SIMD8<UInt16>)``: an infinity or NaN comes back as a finite value (2^16 or
+/// more), so use it only on data known to be finite (the KV cache tracks that per layer).
+@inlinable @inline(__always)
+public func halfToFloatFinite(_ bits: SIMD8<UInt16>) -> SIMD8<Float> {
+    // Sign-extending puts the sign in bit 31 after the shift; exponent and mantissa land in their
+    // Float places once the sign copies between them are masked off. Multiplying by 2^112
+    // re-biases the exponent from 15 to 127 and renormalises subnormals, exactly.
+    let h = SIMD8<Int32>(truncatingIfNeeded: unsafeBitCast(bits, to: SIMD8<Int16>.self))
+    let b = unsafeBitCast(h &<< 13, to: SIMD8<UInt32>.self) & 0x8FFF_E000
+    return unsafeBitCast(b, to: SIMD8<Float>.self) * 0x1p112
+}

@@ -18,7 +18,7 @@ final class ForwardScratch {
     /// Feed-forward gate and up projections `[maxBatch, nFF]`.
     let gate: UnsafeMutablePointer<Float>
     let up: UnsafeMutablePointer<Float>
-    /// Attention scores `[threads, contextSize]`.
+    /// Attention scratch (``Attention/scratchCount(threads:)`` floats), independent of the context size.
     let scores: UnsafeMutablePointer<Float>
     /// RoPE tables for global and local layers `[maxBatch, ropeDim / 2]` each.
     let cosGlobal: UnsafeMutablePointer<Float>, sinGlobal: UnsafeMutablePointer<Float>
@@ -47,7 +47,7 @@ final class ForwardScratch {
         attnOut = alloc(maxBatch * qSize)
         gate = alloc(maxBatch * c.nFF)
         up = alloc(maxBatch * c.nFF)
-        scores = alloc(threads * contextSize)
+        scores = alloc(Attention.scratchCount(nHead: c.nHead, nKVHead: c.nKVHead, headDim: c.headDim, threads: threads))
         cosGlobal = alloc(maxBatch * half); sinGlobal = alloc(maxBatch * half)
         cosLocal = alloc(maxBatch * half); sinLocal = alloc(maxBatch * half)
         logits = alloc(logitRows * c.vocabSize)

@@ -3,11 +3,17 @@ import LMTransformer
 
 /// `lmsession bench`: prefill and decode throughput like llama-bench (pp and tg tests on fixed
 /// pseudo-random tokens), peak RSS and load time.
+///
+/// `--depth D` decodes after the first `D` prompt tokens (llama-bench's `-d`; default 1), so
+/// `--prompt-tokens 4000 --gen-tokens 96 --depth 4000` measures decode, attention and peak RSS
+/// with a full 4096-position KV cache.
 enum BenchCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
-        let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions"], switches: ["json"])
+        let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "depth"], switches: ["json"])
         let pp = try a.int("prompt-tokens") ?? 512, tg = try a.int("gen-tokens") ?? 128, reps = try a.int("repetitions") ?? 3
+        let depth = try a.int("depth") ?? 1
         guard pp > 0, tg > 0, reps > 0 else { throw .usage("token counts and repetitions must be positive") }
+        guard depth >= 1, depth <= pp else { throw .usage("--depth must be in 1...\(pp) (the prompt tokens)") }
         let loadStart = Date()
         let model = try ModelLocator.load(a.string("model"))
         let threads = try a.threads()
@@ -24,9 +30,9 @@ enum BenchCommand {
                 let t0 = Date()
                 try context.evaluate(prompt)
                 ppRates.append(Double(pp) / Date().timeIntervalSince(t0))
-                context.truncate(to: 1)
+                context.truncate(to: depth)
                 let t1 = Date()
-                var token = prompt[0]
+                var token = prompt[depth - 1]
                 for _ in 0..<tg {
                     let logits = try context.evaluate(token: token)
                     token = Sampler.argmax(logits)
@@ -37,11 +43,11 @@ enum BenchCommand {
         let rss = peakRSSBytes()
         let threadCount = threads ?? InferenceContext.defaultThreadCount
         if a.has("json") {
-            print("{\"model\":\"\(model.name)\",\"threads\":\(threadCount),\"pp\(pp)_tok_s\":\(fmt(mean(ppRates))),\"tg\(tg)_tok_s\":\(fmt(mean(tgRates))),\"peak_rss_bytes\":\(rss),\"load_ms\":\(fmt(loadMs))}")
+            print("{\"model\":\"\(model.name)\",\"threads\":\(threadCount),\"pp\(pp)_tok_s\":\(fmt(mean(ppRates))),\"tg\(tg)_tok_s\":\(fmt(mean(tgRates))),\"depth\":\(depth),\"peak_rss_bytes\":\(rss),\"load_ms\":\(fmt(loadMs))}")
         } else {
             print("model: \(model.name), threads: \(threadCount)")
             print("pp\(pp): \(fmt(mean(ppRates))) ± \(fmt(spread(ppRates))) tokens/s")
-            print("tg\(tg): \(fmt(mean(tgRates))) ± \(fmt(spread(tgRates))) tokens/s")
+            print("tg\(tg)\(depth > 1 ? " @ d\(depth)" : ""): \(fmt(mean(tgRates))) ± \(fmt(spread(tgRates))) tokens/s")
             print("peak RSS: \(rss / 1_048_576) MiB, load: \(fmt(loadMs)) ms")
         }
     }

@@ -1,0 +1,61 @@
+import Testing
+import LMTransformer
+import TestSupport
+
+/// The tiled f16-cache attention (GQA groups, token chunks, position splits, sliding window)
+/// against ``Attention/reference(q:nTokens:firstPosition:layer:cache:out:)``, on random keys,
+/// values and queries.
+@Suite("Attention over the f16 KV cache matches the reference")
+struct AttentionTests {
+    struct Case: CustomStringConvertible, Sendable {
+        let nHead: Int, nKVHead: Int, headDim: Int
+        let nTokens: Int, firstPosition: Int
+        let window: Int?
+        let threads: Int
+        var description: String {
+            "\(nHead)/\(nKVHead) heads of \(headDim), \(nTokens) tokens at \(firstPosition), window \(window.map(String.init) ?? "none"), \(threads) threads"
+        }
+    }
+
+    static let cases = [
+        // SmolLM2's shape: decode split across 2 and 3 threads, a short decode, a prefill batch.
+        Case(nHead: 9, nKVHead: 3, headDim: 64, nTokens: 1, firstPosition: 300, window: nil, threads: 2),
+        Case(nHead: 9, nKVHead: 3, headDim: 64, nTokens: 1, firstPosition: 700, window: nil, threads: 3),
+        Case(nHead: 9, nKVHead: 3, headDim: 64, nTokens: 1, firstPosition: 6, window: nil, threads: 2),
+        Case(nHead: 9, nKVHead: 3, headDim: 64, nTokens: 40, firstPosition: 0, window: nil, threads: 2),
+        Case(nHead: 9, nKVHead: 3, headDim: 64, nTokens: 64, firstPosition: 77, window: nil, threads: 1),
+        // Gemma 3's shape, with its 512-position sliding window and a short one.
+        Case(nHead: 4, nKVHead: 1, headDim: 256, nTokens: 1, firstPosition: 600, window: 512, threads: 2),
+        Case(nHead: 4, nKVHead: 1, headDim: 256, nTokens: 30, firstPosition: 50, window: 20, threads: 2),
+        Case(nHead: 4, nKVHead: 1, headDim: 256, nTokens: 9, firstPosition: 3, window: nil, threads: 2),
+        // A head size with scalar tails, and one large group (one token per unit).
+        Case(nHead: 2, nKVHead: 2, headDim: 20, nTokens: 5, firstPosition: 13, window: nil, threads: 2),
+        Case(nHead: 16, nKVHead: 1, headDim: 32, nTokens: 3, firstPosition: 150, window: 100, threads: 2),
+    ]
+
+    @Test("the tiled attention equals the reference within float rounding", arguments: cases)
+    func tiledMatchesReference(_ c: Case) {
+        let attention = Attention(nHead: c.nHead, nKVHead: c.nKVHead, headDim: c.headDim, scale: 0.6, window: c.window)
+        let positions = c.firstPosition + c.nTokens
+        let kvSize = c.nKVHead * c.headDim, qSize = c.nHead * c.headDim
+        let cache = KVCache(nLayer: 2, contextSize: positions + 5, nKVHead: c.nKVHead, headDim: c.headDim)
+        var random = SplitMix64(seed: UInt64(c.headDim * 1000 + c.firstPosition))
+        func values(_ n: Int) -> [Float] { (0..<n).map { _ in Float(random.nextUnit() * 2 - 1) } }
+        for layer in 0..<2 {
+            let k = values(positions * kvSize), v = values(positions * kvSize)
+            cache.store(layer: layer, position: 0, nTokens: positions, k: k, v: v)
+        }
+        let q = values(c.nTokens * qSize)
+        var fast = [Float](repeating: .nan, count: c.nTokens * qSize)
+        var reference = [Float](repeating: .nan, count: c.nTokens * qSize)
+        var scratch = [Float](repeating: 0, count: attention.scratchCount(threads: c.threads))
+        attention.serial(q: q, nTokens: c.nTokens, firstPosition: c.firstPosition, layer: 1, cache: cache,
+                         out: &fast, scratch: &scratch, threads: c.threads)
+        attention.reference(q: q, nTokens: c.nTokens, firstPosition: c.firstPosition, layer: 1, cache: cache, out: &reference)
+        var maxError: Float = 0
+        for i in fast.indices { maxError = max(maxError, abs(fast[i] - reference[i])) }
+        #expect(maxError < 2e-6, "max |fast - reference| = \(maxError)")
+        #expect(!fast.contains { $0.isNaN })
+        #expect(reference.contains { abs($0) > 0.05 })
+    }
+}
