@@ -5,7 +5,9 @@ import TestSupport
 /// "Decoding a token allocates nothing": after one warm-up step, `evaluate(token:)` (and the
 /// sampler step generation runs after it) make no heap allocation on the calling thread or the
 /// compute workers, counted by ``AllocationCounter``.
-@Suite("Decoding allocates nothing")
+/// The counter patches libswiftCore's `malloc` slot, which it can do only on Linux x86-64 (ELF);
+/// elsewhere the suite is skipped rather than failed.
+@Suite("Decoding allocates nothing", .enabled(if: AllocationCounter.count({}) != nil))
 struct DecodeAllocationTests {
     struct Case: CustomStringConvertible, Sendable {
         let modelFile: String
@@ -45,17 +47,7 @@ struct DecodeAllocationTests {
             for _ in 0..<16 { token = Sampler.argmax(try context.evaluate(token: token)) }
         })
         #expect(context.tokens.count == 217)
-        if c.threads == 1 {
-            #expect(allocations == 0)
-        } else {
-            // With workers, `ThreadPool.run(parts:_:)` heap-allocates per dispatch: its closure-
-            // specialised copy builds the job's context for `withoutActuallyEscaping`, and storing
-            // it as `Optional<(Int, Int) -> Void>` adds a reabstraction thunk (2 per dispatch,
-            // about 480 per SmolLM2 token). This fails once the pool is fixed: then merge the branches.
-            withKnownIssue("ThreadPool.run allocates per dispatch with 2+ threads") {
-                #expect(allocations == 0)
-            }
-        }
+        #expect(allocations == 0)
     }
 
     struct SamplerCase: CustomStringConvertible, Sendable {

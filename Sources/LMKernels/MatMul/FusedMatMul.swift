@@ -23,45 +23,51 @@ extension MatMul {
             check(w2, x, k2, 0..<w2.rows)
             total += w2.rows
         }
-        pool.parallelFor(0..<total, alignment: 16) { rows in
-            segment(k0, w0, x, y0, rows, offset: 0, end: end0)
-            segment(k1, w1, x, y1, rows, offset: end0, end: end1)
-            if let w2, let y2 { segment(k2, w2, x, y2, rows, offset: end1, end: total) }
+        let third = w2.flatMap { w2 in y2.map { Rows(kernel: k2, w: w2, x: x, y: $0) } }
+        pool.parallelFor(0..<total, alignment: 16,
+                         job: Concatenated(first: Rows(kernel: k0, w: w0, x: x, y: y0),
+                                           second: Rows(kernel: k1, w: w1, x: x, y: y1), third: third))
+    }
+
+    /// Two or three products over their concatenated rows.
+    struct Concatenated: ParallelRangeJob {
+        let first: Rows, second: Rows, third: Rows?
+
+        func run(_ rows: Range<Int>) {
+            let end0 = first.w.rows, end1 = end0 + second.w.rows
+            first.run(rows, offset: 0, end: end0)
+            second.run(rows, offset: end0, end: end1)
+            if let third { third.run(rows, offset: end1, end: end1 + third.w.rows) }
         }
     }
 
-    /// `y0 = x W0ᵀ` and `y1 = x W1ᵀ` for two weights of the same shape (a gated feed-forward's
-    /// gate and up), split by row so that each part computes the same rows of both and then runs
-    /// `epilogue(rows)` on them (the gating) inside the same dispatch.
+    /// `y0 = act(x W0ᵀ) * (x W1ᵀ)` for a gated feed-forward's gate `W0` and up `W1` (same shape),
+    /// split by row so that each part computes the same rows of both and gates them inside the
+    /// same dispatch. `y0` and `y1` are `[x.nTokens, W0.rows]`; `y1` keeps the up projection.
     ///
     /// - Precondition: as ``multiply(_:into:_:into:_:into:quantized:pool:)``, and
     ///   `w0.rows == w1.rows`.
-    public static func multiplyPaired(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
-                                      _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,
-                                      quantized x: QuantizedActivations, pool: ThreadPool,
-                                      epilogue: (Range<Int>) -> Void) {
+    public static func multiplyGated(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
+                                     _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,
+                                     activation: Gating, quantized x: QuantizedActivations, pool: ThreadPool) {
         let k0 = DotKernels.kernel(for: w0.type), k1 = DotKernels.kernel(for: w1.type)
         precondition(w0.rows == w1.rows, "paired weights differ in rows: \(w0.rows) and \(w1.rows)")
         check(w0, x, k0, 0..<w0.rows)
         check(w1, x, k1, 0..<w1.rows)
-        pool.parallelFor(0..<w0.rows, alignment: 16) { rows in
-            segment(k0, w0, x, y0, rows, offset: 0, end: w0.rows)
-            segment(k1, w1, x, y1, rows, offset: 0, end: w1.rows)
-            epilogue(rows)
-        }
+        pool.parallelFor(0..<w0.rows, alignment: 16,
+                         job: Gated(gate: Rows(kernel: k0, w: w0, x: x, y: y0),
+                                    up: Rows(kernel: k1, w: w1, x: x, y: y1), activation: activation))
     }
 
-    /// Runs the rows of `w` that fall in `rows` of a concatenated row space where `w` occupies
-    /// `offset..<end`.
-    @inline(__always)
-    private static func segment(_ kernel: DotKernel, _ w: WeightMatrix, _ x: QuantizedActivations,
-                                _ y: UnsafeMutablePointer<Float>, _ rows: Range<Int>, offset: Int, end: Int) {
-        let lo = max(rows.lowerBound, offset), hi = min(rows.upperBound, end)
-        guard lo < hi else { return }
-        if x.nTokens == 1 {
-            kernel.matVec(w, x, 0, y, (lo - offset)..<(hi - offset))
-        } else {
-            kernel.matMul(w, x, y, (lo - offset)..<(hi - offset))
+    /// The same rows of gate and up, then the gating on them.
+    struct Gated: ParallelRangeJob {
+        let gate: Rows, up: Rows, activation: Gating
+
+        func run(_ rows: Range<Int>) {
+            gate.run(rows)
+            up.run(rows)
+            let n = gate.w.rows
+            for t in 0..<gate.x.nTokens { activation.apply(gate.y + t * n, up.y + t * n, rows) }
         }
     }
 }

@@ -53,11 +53,28 @@ public enum MatMul {
         let kernel = DotKernels.kernel(for: w.type)
         check(w, x, kernel, 0..<w.rows)
         // Chunks of whole 16-row tiles keep the matMul tiles intact and threads' outputs apart.
-        if x.nTokens == 1 {
-            pool.parallelFor(0..<w.rows, alignment: 16) { rows in kernel.matVec(w, x, 0, y, rows) }
-        } else if x.nTokens > 1 {
-            pool.parallelFor(0..<w.rows, alignment: 16) { rows in kernel.matMul(w, x, y, rows) }
+        guard x.nTokens > 0 else { return }
+        pool.parallelFor(0..<w.rows, alignment: 16, job: Rows(kernel: kernel, w: w, x: x, y: y))
+    }
+
+    /// Rows of one product, as a pool job (decode: one token; prefill: tiles of tokens).
+    struct Rows: ParallelRangeJob {
+        let kernel: DotKernel, w: WeightMatrix, x: QuantizedActivations, y: UnsafeMutablePointer<Float>
+
+        /// Runs the rows of `w` that fall in `rows` of a concatenated row space where `w`
+        /// occupies `offset..<end` (`offset` 0 and `end` `w.rows` for a single product).
+        @inline(__always)
+        func run(_ rows: Range<Int>, offset: Int, end: Int) {
+            let lo = max(rows.lowerBound, offset), hi = min(rows.upperBound, end)
+            guard lo < hi else { return }
+            if x.nTokens == 1 {
+                kernel.matVec(w, x, 0, y, (lo - offset)..<(hi - offset))
+            } else {
+                kernel.matMul(w, x, y, (lo - offset)..<(hi - offset))
+            }
         }
+
+        func run(_ rows: Range<Int>) { run(rows, offset: 0, end: w.rows) }
     }
 
     /// `y[r] = Σ_c w[r, c] * x[c]` for `r` in `rows`, all in Float: for small F32 weights

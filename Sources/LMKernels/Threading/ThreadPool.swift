@@ -61,17 +61,30 @@ public final class ThreadPool: Sendable {
             return
         }
         withoutActuallyEscaping(body) { escaping in
-            state.dispatch(escaping, parts: parts)
+            state.dispatch(PoolState.Job(body: escaping), parts: parts)
         }
+        state.busy.store(false, ordering: .releasing)
+    }
+
+    /// Runs `invoke(context, part, parts)` for each part, as ``run(parts:_:)``. With a closure
+    /// literal that captures nothing this allocates nothing (``run(parts:job:)`` is built on it).
+    @usableFromInline
+    func run(parts: Int, context: UnsafeRawPointer,
+             invoke: @escaping (_ context: UnsafeRawPointer, _ part: Int, _ parts: Int) -> Void) {
+        precondition(parts >= 1 && parts <= 0xffff, "parts \(parts) out of 1...65535")
+        guard threadCount > 1, parts > 1,
+              state.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            for part in 0..<parts { invoke(context, part, parts) }
+            return
+        }
+        state.dispatch(PoolState.Job(invoke: invoke, context: context), parts: parts)
         state.busy.store(false, ordering: .releasing)
     }
 
     /// Splits `range` into contiguous chunks whose boundaries are multiples of `alignment`
     /// (relative to `range.lowerBound`) and runs `body` on each non-empty chunk in parallel.
     public func parallelFor(_ range: Range<Int>, alignment: Int = 1, _ body: (Range<Int>) -> Void) {
-        let units = (range.count + alignment - 1) / max(alignment, 1)
-        // A few parts per thread, so a descheduled thread delays only a small share.
-        let parts = min(units, threadCount == 1 ? 1 : 4 * threadCount)
+        let parts = partCount(range, alignment: alignment)
         if parts <= 1 {
             if !range.isEmpty { body(range) }
             return
@@ -80,6 +93,13 @@ public final class ThreadPool: Sendable {
             let chunk = ThreadPool.chunk(range, index: part, count: count, alignment: alignment)
             if !chunk.isEmpty { body(chunk) }
         }
+    }
+
+    /// Parts for `parallelFor`: a few per thread, so a descheduled thread delays only a small share.
+    @usableFromInline
+    func partCount(_ range: Range<Int>, alignment: Int) -> Int {
+        let units = (range.count + alignment - 1) / max(alignment, 1)
+        return min(units, threadCount == 1 ? 1 : 4 * threadCount)
     }
 
     /// Chunk `index` of `count` of `range`, boundaries aligned to `alignment`; the chunks tile
@@ -108,7 +128,15 @@ private final class PoolState: @unchecked Sendable {
     let busy = Atomic<Bool>(false)
     let stopping = Atomic<Bool>(false)
     let exited = Atomic<Int>(0)
-    let job: UnsafeMutablePointer<((Int, Int) -> Void)?>
+    /// The current job: a closure, or a function with a context pointer (which needs no heap
+    /// context). Concrete function-typed fields: stored as an `Optional` (generic, maximally
+    /// abstracted) each store would wrap the closure in a heap-allocated thunk.
+    struct Job {
+        var body: (Int, Int) -> Void = idleJob
+        var invoke: (UnsafeRawPointer, Int, Int) -> Void = idleInvoke
+        var context: UnsafeRawPointer?
+    }
+    let job: UnsafeMutablePointer<Job>
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
     let condition: UnsafeMutablePointer<pthread_cond_t>
     /// Last generation dispatched; touched only by the dispatching thread (under `busy`).
@@ -120,7 +148,7 @@ private final class PoolState: @unchecked Sendable {
 
     init() {
         job = .allocate(capacity: 1)
-        job.initialize(to: nil)
+        job.initialize(to: Job())
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -136,8 +164,8 @@ private final class PoolState: @unchecked Sendable {
         job.deallocate()
     }
 
-    func dispatch(_ body: @escaping (Int, Int) -> Void, parts: Int) {
-        job.pointee = body
+    func dispatch(_ next: Job, parts: Int) {
+        job.pointee = next
         finished.store(0, ordering: .relaxed)
         generation = (generation + 1) & 0xffff_ffff
         publish(generation << 32 | UInt64(parts) << 16)
@@ -149,7 +177,7 @@ private final class PoolState: @unchecked Sendable {
             spins += 1
             if spins > PoolState.spinLimit { sched_yield() }
         }
-        job.pointee = nil
+        job.pointee = Job()
     }
 
     /// Stores a new job word and wakes parked workers. A worker announces itself in `sleepers`
@@ -174,8 +202,12 @@ private final class PoolState: @unchecked Sendable {
                 do {
                     // This copy of the job must be released before the part counts as finished:
                     // the dispatcher's `withoutActuallyEscaping` checks that none survives.
-                    let body = job.pointee
-                    body?(Int(next), Int(parts))
+                    let current = job.pointee
+                    if let context = current.context {
+                        current.invoke(context, Int(next), Int(parts))
+                    } else {
+                        current.body(Int(next), Int(parts))
+                    }
                 }
                 finished.add(1, ordering: .releasing)
             }
@@ -222,3 +254,7 @@ private final class PoolState: @unchecked Sendable {
         while exited.load(ordering: .acquiring) < workers { usleep(50) }
     }
 }
+
+/// The body a pool holds between jobs (a global function: referencing it allocates nothing).
+private func idleJob(_ part: Int, _ parts: Int) {}
+private func idleInvoke(_ context: UnsafeRawPointer, _ part: Int, _ parts: Int) {}

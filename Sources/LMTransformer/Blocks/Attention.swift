@@ -84,13 +84,24 @@ package struct Attention: Sendable {
     func callAsFunction(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, layer: Int, cache: KVCache,
                         out: UnsafeMutablePointer<Float>, scores scratch: UnsafeMutablePointer<Float>, _ compute: ComputeResources) {
         let plan = plan(nTokens: nTokens, firstPosition: firstPosition, threads: compute.threads)
-        compute.parallel(plan.units) { range, thread in
-            for unit in range {
-                attend(unit: unit, plan, q: q, nTokens: nTokens, firstPosition: firstPosition, layer: layer, cache: cache,
-                       out: out, scratch: scratch, thread: thread)
+        compute.pool.run(parts: compute.threads,
+                         job: Units(attention: self, plan: plan, q: q, nTokens: nTokens, firstPosition: firstPosition,
+                                    layer: layer, cache: cache, out: out, scratch: scratch))
+        if plan.splits > 1 { merge(plan, nTokens: nTokens, out: out, scratch: scratch) }
+    }
+
+    /// The plan's units split into one contiguous share per thread (a thread's scratch is its part's).
+    private struct Units: ParallelJob {
+        let attention: Attention, plan: Plan
+        let q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, layer: Int, cache: KVCache
+        let out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
+
+        func run(part: Int, parts: Int) {
+            for unit in ThreadPool.chunk(0..<plan.units, index: part, count: parts) {
+                attention.attend(unit: unit, plan, q: q, nTokens: nTokens, firstPosition: firstPosition, layer: layer,
+                                 cache: cache, out: out, scratch: scratch, thread: part)
             }
         }
-        if plan.splits > 1 { merge(plan, nTokens: nTokens, out: out, scratch: scratch) }
     }
 
     /// The same computation on the calling thread only, as if run with `threads` threads (same

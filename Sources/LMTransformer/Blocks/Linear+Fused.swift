@@ -23,21 +23,22 @@ extension Linear {
         if let l2, let y2 { l2.addBias(y2, nTokens: nTokens) }
     }
 
-    /// `y0 = W0 x`, `y1 = W1 x` for two projections of the same shape (gate and up), then
-    /// `epilogue(rows)` on each part's rows in the same dispatch. Falls back to separate products
-    /// and one `epilogue(0..<outFeatures)` when the weights cannot share the input or have biases.
-    static func projectPaired(_ x: UnsafePointer<Float>, nTokens: Int,
-                              _ l0: Linear, into y0: UnsafeMutablePointer<Float>,
-                              _ l1: Linear, into y1: UnsafeMutablePointer<Float>,
-                              _ compute: ComputeResources, epilogue: (Range<Int>) -> Void) {
+    /// `y0 = act(W0 x) * (W1 x)`, `y1 = W1 x` for a gated feed-forward's gate and up (same
+    /// shape), gated inside the product's dispatch. Falls back to separate products and one pass
+    /// of gating when the weights cannot share the input or have biases.
+    static func projectGated(_ x: UnsafePointer<Float>, nTokens: Int,
+                             _ l0: Linear, into y0: UnsafeMutablePointer<Float>,
+                             _ l1: Linear, into y1: UnsafeMutablePointer<Float>,
+                             activation: Gating, _ compute: ComputeResources) {
         guard l0.sameInput(l1), l0.outFeatures == l1.outFeatures, l0.bias == nil, l1.bias == nil else {
             l0(x, nTokens: nTokens, into: y0, compute)
             l1(x, nTokens: nTokens, into: y1, compute)
-            epilogue(0..<l0.outFeatures)
+            let n = l0.outFeatures
+            for t in 0..<nTokens { activation.apply(y0 + t * n, y1 + t * n, 0..<n) }
             return
         }
         let q = compute.quantize(x, nTokens: nTokens, for: l0.weight)
-        MatMul.multiplyPaired(l0.weight, into: y0, l1.weight, into: y1, quantized: q, pool: compute.pool, epilogue: epilogue)
+        MatMul.multiplyGated(l0.weight, into: y0, l1.weight, into: y1, activation: activation, quantized: q, pool: compute.pool)
     }
 
     private func sameInput(_ other: Linear) -> Bool {

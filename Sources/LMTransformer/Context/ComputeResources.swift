@@ -29,14 +29,6 @@ final class ComputeResources {
         }
     }
 
-    /// Runs `body(range, threadIndex)` over `0..<count` split into one contiguous range per thread.
-    func parallel(_ count: Int, _ body: (Range<Int>, Int) -> Void) {
-        pool.run { index, threads in
-            let chunk = ThreadPool.chunk(0..<count, index: index, count: threads)
-            if !chunk.isEmpty { body(chunk, index) }
-        }
-    }
-
     /// Quantizes `x` (`[nTokens, w.cols]`) into the activation format `w` pairs with, in the
     /// shared scratch, for products that read it next.
     func quantize(_ x: UnsafePointer<Float>, nTokens: Int, for w: WeightMatrix) -> QuantizedActivations {
