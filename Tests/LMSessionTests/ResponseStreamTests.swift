@@ -54,6 +54,24 @@ import Testing
         #expect(provider.slowEmitted.load(ordering: .relaxed) < 100)
     }
 
+    @Test func leavingALoopEarlyFreesTheSessionWhileTheStreamValueLivesOn() async throws {
+        // As in top-level code, where a stream in a `let` is a global that is never released.
+        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 1_000, interval: .milliseconds(1)), .text(["fine"])])
+        let session = LanguageModelSession(model: model)
+        let stream = session.streamResponse(to: "long")
+        var count = 0
+        for try await _ in stream {
+            count += 1
+            if count == 3 { break }
+        }
+        #expect(!session.isResponding)
+        #expect(session.transcript.isEmpty)
+        #expect(try await session.respond(to: "again").content == "fine")
+        #expect(provider.slowEmitted.load(ordering: .relaxed) < 100)
+        await #expect(throws: CancellationError.self) { try await stream.collect() }
+        withExtendedLifetime(stream) {}
+    }
+
     @Test func aStreamThatFailsThrowsFromTheLoopAndRollsBack() async throws {
         let (model, _) = SystemLanguageModel.scripted([.fail(["half"], .decodingFailure(.init(debugDescription: "cut")))])
         let session = LanguageModelSession(model: model)

@@ -72,6 +72,15 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         }
     }
 
+    /// Rolls the request back if it is still running and nobody is consuming it: called when an
+    /// iteration is dropped before the end, so the session is free again even while the stream value
+    /// itself lives on (a stream kept in a global, as in top-level code).
+    func abandon() {
+        guard (try? enter()) != nil else { return }
+        defer { leave() }
+        fail(CancellationError())
+    }
+
     /// Runs the request to its end and returns the final response.
     func finalResponse() async throws -> LanguageModelSession.Response<Content> {
         try enter()

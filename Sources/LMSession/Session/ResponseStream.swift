@@ -3,9 +3,11 @@ extension LanguageModelSession {
     ///
     /// Each ``Snapshot`` holds the whole response so far (cumulative, never a delta). The request starts when
     /// iteration (or ``collect()``) starts and runs once per stream: ``collect()`` after (or during) an
-    /// iteration continues the same request and returns its final response. When the sequence ends the
-    /// transcript already holds the new entries. Dropping an unfinished stream, or cancelling the task that
-    /// consumes it, cancels the request and leaves the transcript as it was.
+    /// iteration continues the same request and returns its final response (after an iteration left
+    /// early it throws `CancellationError`). When the sequence ends the
+    /// transcript already holds the new entries. Dropping an unfinished iteration (leaving a `for try await`
+    /// loop early) or the stream, or cancelling the task that consumes it, cancels the request and leaves the
+    /// transcript as it was; the session can respond again at once.
     public struct ResponseStream<Content: Generable> {
         let run: ResponseRun<Content>
 
@@ -29,6 +31,8 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
     /// Pulls snapshots; the first call starts the request.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let run: ResponseRun<Content>
+        /// Shared by the iterator's copies; when the last goes, an unfinished request is rolled back.
+        let iteration: Iteration
 
         /// The next snapshot, or `nil` once the response is complete and in the transcript.
         /// - Throws: ``LanguageModelSession/GenerationError``, ``LanguageModelSession/ToolCallError`` or
@@ -43,7 +47,14 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(run: run)
+        AsyncIterator(run: run, iteration: Iteration(abandon: { [run] in run.abandon() }))
+    }
+
+    /// The lifetime of one iteration.
+    final class Iteration: Sendable {
+        let abandon: @Sendable () -> Void
+        init(abandon: @escaping @Sendable () -> Void) { self.abandon = abandon }
+        deinit { abandon() }
     }
 
     /// Runs the request to its end (starting it if needed) and returns the final response.
