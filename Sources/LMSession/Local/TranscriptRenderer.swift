@@ -12,7 +12,7 @@ struct TranscriptRenderer: Sendable {
 
     /// The prompt tokens for `request`: every entry, then the assistant turn's opening.
     func promptTokens(for request: LanguageModelRequest) -> [Int] {
-        tokenize(template.render(messages(for: request), addGenerationPrompt: true))
+        tokenize(template.segments(messages(for: request), addGenerationPrompt: true))
     }
 
     /// Tokens `messages` add to a conversation: rendered before a probe turn, minus the probe alone. This
@@ -22,8 +22,8 @@ struct TranscriptRenderer: Sendable {
         guard !messages.isEmpty else { return 0 }
         let partsTemplate: ChatTemplate = if case .chatML = template { .chatML(defaultSystem: nil) } else { template }
         let probe = [ChatMessage(role: .user, content: "")]
-        return tokenize(partsTemplate.render(messages + probe, addGenerationPrompt: false)).count
-            - tokenize(partsTemplate.render(probe, addGenerationPrompt: false)).count
+        return tokenize(partsTemplate.segments(messages + probe, addGenerationPrompt: false)).count
+            - tokenize(partsTemplate.segments(probe, addGenerationPrompt: false)).count
     }
 
     /// The tokens the next request's prompt will start with: the transcript's turns and, when given, the
@@ -31,11 +31,12 @@ struct TranscriptRenderer: Sendable {
     func prewarmTokens(transcript: Transcript, promptPrefix: Prompt?) -> [Int] {
         let history = messages(for: LanguageModelRequest(transcript: transcript))
         guard let prefix = promptPrefix?.text, !prefix.isEmpty else {
-            return history.isEmpty ? [] : tokenize(template.render(history, addGenerationPrompt: false))
+            return history.isEmpty ? [] : tokenize(template.segments(history, addGenerationPrompt: false))
         }
-        let rendered = template.render(history + [ChatMessage(role: .user, content: prefix)], addGenerationPrompt: false)
-        let upToPrefix = rendered.range(of: prefix, options: .backwards).map { String(rendered[..<$0.upperBound]) } ?? rendered
-        return tokenize(upToPrefix)
+        // The new user turn's text is the last content segment; what follows it is its closing markup.
+        let segments = template.segments(history + [ChatMessage(role: .user, content: prefix)], addGenerationPrompt: false)
+        let end = segments.lastIndex { !$0.parsesSpecialTokens }.map { $0 + 1 } ?? segments.count
+        return tokenize(Array(segments[..<end]))
     }
 
     /// Tokens of `input` as it appears in a rendered prompt.
@@ -52,12 +53,10 @@ struct TranscriptRenderer: Sendable {
         }
     }
 
-    /// Tokens of rendered text: control-token text (`<|im_start|>`) becomes the control token, and BOS is
-    /// prepended when the model expects it (Gemma); EOS is never appended.
-    func tokenize(_ text: String) -> [Int] {
-        let body = tokenizer.encode(text, addBOS: false, parseSpecial: true)
-        guard tokenizer.addsBOS, let bos = tokenizer.bosID else { return body }
-        return [bos] + body
+    /// Tokens of rendered segments: control-token text in the template's markup becomes the control token,
+    /// never in system, user or tool text; BOS is prepended when the model expects it (Gemma).
+    func tokenize(_ segments: [ChatTemplate.Segment]) -> [Int] {
+        ChatTemplate.tokens(segments, tokenizer: tokenizer)
     }
 
     /// One chat message per entry; the schema of the last prompt is described only when

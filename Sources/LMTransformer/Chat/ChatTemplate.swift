@@ -1,3 +1,5 @@
+import LMTokenizer
+
 /// One message of a conversation to render with a chat template.
 public struct ChatMessage: Sendable, Equatable {
     public enum Role: String, Sendable { case system, user, assistant, tool }
@@ -47,17 +49,42 @@ public enum ChatTemplate: Sendable, Equatable {
         return String(template[start.upperBound..<end.lowerBound])
     }
 
+    /// A piece of a rendered conversation. Template markup and the model's own (assistant) turns are
+    /// tokenized with control-token text parsed (`<|im_start|>` becomes that token); system, user and
+    /// tool text is not, so a prompt that spells `<|im_end|>` cannot open or close turns. (Tokens a
+    /// vocabulary marks user-defined rather than control are matched in any text, as llama.cpp does;
+    /// Gemma 3's GGUF marks its turn tokens so.)
+    public struct Segment: Sendable, Equatable {
+        public var text: String
+        public var parsesSpecialTokens: Bool
+    }
+
     /// Renders `messages` as the model was trained to see them; with `addGenerationPrompt` the
     /// text ends where the assistant's answer begins.
     public func render(_ messages: [ChatMessage], addGenerationPrompt: Bool) -> String {
-        var out = ""
+        segments(messages, addGenerationPrompt: addGenerationPrompt).map(\.text).joined()
+    }
+
+    /// ``render(_:addGenerationPrompt:)`` as markup and content segments, in order.
+    public func segments(_ messages: [ChatMessage], addGenerationPrompt: Bool) -> [Segment] {
+        var out: [Segment] = []
+        func markup(_ text: String) { out.append(Segment(text: text, parsesSpecialTokens: true)) }
+        func content(_ text: String, role: ChatMessage.Role) {
+            if !text.isEmpty { out.append(Segment(text: text, parsesSpecialTokens: role == .assistant)) }
+        }
+        // The role name and newline travel with the text, so that ordinary text is cut into the same
+        // pieces as the whole rendered string (whitespace after the newline merges with it).
         switch self {
         case let .chatML(defaultSystem):
             if let defaultSystem, messages.first?.role != .system {
-                out += "<|im_start|>system\n\(defaultSystem)<|im_end|>\n"
+                markup("<|im_start|>system\n\(defaultSystem)<|im_end|>\n")
             }
-            for m in messages { out += "<|im_start|>\(m.role.rawValue)\n\(m.content)<|im_end|>\n" }
-            if addGenerationPrompt { out += "<|im_start|>assistant\n" }
+            for m in messages {
+                markup("<|im_start|>")
+                content("\(m.role.rawValue)\n\(m.content)", role: m.role)
+                markup("<|im_end|>\n")
+            }
+            if addGenerationPrompt { markup("<|im_start|>assistant\n") }
         case .gemma:
             var pendingSystem: String?
             for m in messages {
@@ -66,11 +93,26 @@ public enum ChatTemplate: Sendable, Equatable {
                 case .user, .tool:
                     let text = pendingSystem.map { "\($0)\n\n\(m.content)" } ?? m.content
                     pendingSystem = nil
-                    out += "<start_of_turn>user\n\(text)<end_of_turn>\n"
-                case .assistant: out += "<start_of_turn>model\n\(m.content)<end_of_turn>\n"
+                    markup("<start_of_turn>")
+                    content("user\n\(text)", role: m.role)
+                    markup("<end_of_turn>\n")
+                case .assistant:
+                    markup("<start_of_turn>")
+                    content("model\n\(m.content)", role: .assistant)
+                    markup("<end_of_turn>\n")
                 }
             }
-            if addGenerationPrompt { out += "<start_of_turn>model\n" }
+            if addGenerationPrompt { markup("<start_of_turn>model\n") }
+        }
+        return out
+    }
+
+    /// Tokens of `segments` (see ``Segment``), BOS first when the tokenizer adds it; never EOS.
+    public static func tokens(_ segments: [Segment], tokenizer: Tokenizer) -> [Int] {
+        var out: [Int] = []
+        if tokenizer.addsBOS, let bos = tokenizer.bosID { out.append(bos) }
+        for segment in segments {
+            out += tokenizer.encode(segment.text, addBOS: false, parseSpecial: segment.parsesSpecialTokens)
         }
         return out
     }

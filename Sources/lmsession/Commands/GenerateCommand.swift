@@ -12,9 +12,9 @@ enum GenerateCommand {
         guard a.positional.count == 1 else { throw .usage("generate takes exactly one PROMPT argument") }
         let (params, seed) = try SamplingOptions.parse(a)
         let model = try ModelLocator.load(a.string("model"))
-        let promptText: String
+        let prompt: [Int]
         if a.has("raw") {
-            promptText = a.positional[0]
+            prompt = model.tokenizer.encode(a.positional[0], parseSpecial: false)
         } else {
             let template: ChatTemplate
             do { template = try ChatTemplate(detecting: model.tokenizer.chatTemplate, architecture: model.config.architecture) } catch {
@@ -23,9 +23,8 @@ enum GenerateCommand {
             var messages: [ChatMessage] = []
             if let system = a.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
             messages.append(ChatMessage(role: .user, content: a.positional[0]))
-            promptText = template.render(messages, addGenerationPrompt: true)
+            prompt = ChatTemplate.tokens(template.segments(messages, addGenerationPrompt: true), tokenizer: model.tokenizer)
         }
-        let prompt = model.tokenizer.encode(promptText, parseSpecial: !a.has("raw"))
         let context: InferenceContext
         do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.threads()) } catch {
             throw .failed("\(error)")
