@@ -25,29 +25,34 @@ struct BPEModel: Sendable {
         var extra: [[UInt8]: Int32] = [:]
         var extraTexts: [[UInt8]] = []
         let n = table.count
-        func symbol(_ bytes: [UInt8]) -> Int32 {
+        func symbol(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             if let id = table.id(of: bytes) { return Int32(id) }
-            if let id = extra[bytes] { return id }
+            let key = Array(bytes)
+            if let id = extra[key] { return id }
             let id = Int32(n + extraTexts.count)
-            extra[bytes] = id
-            extraTexts.append(bytes)
+            extra[key] = id
+            extraTexts.append(key)
             return id
         }
-        byteSymbol = ByteLevel.encodedByte.map { symbol($0) }
+        byteSymbol = ByteLevel.encodedByte.map { bytes in bytes.withUnsafeBufferPointer { symbol($0) } }
         var pairs: [UInt64: UInt64] = [:]
         pairs.reserveCapacity(merges.count)
         var joined: [UInt8] = []
+        // Over the strings' own UTF-8 storage: an array per merge side cost ~150,000 allocations
+        // at every load of a 49K-merge vocabulary.
         for (rank, merge) in merges.enumerated() {
-            let u = Array(merge.utf8)
-            // As llama.cpp: split at the first space after the first byte; no space, no merge.
-            guard u.count > 1, let sp = u[1...].firstIndex(of: 0x20) else { continue }
-            let left = Array(u[..<sp]), right = Array(u[(sp + 1)...])
-            joined.removeAll(keepingCapacity: true)
-            joined.append(contentsOf: left)
-            joined.append(contentsOf: right)
-            let key = UInt64(UInt32(bitPattern: symbol(left))) << 32 | UInt64(UInt32(bitPattern: symbol(right)))
-            if pairs[key] == nil {
-                pairs[key] = UInt64(rank) << 32 | UInt64(UInt32(bitPattern: symbol(joined)))
+            var merge = merge
+            merge.withUTF8 { u in
+                // As llama.cpp: split at the first space after the first byte; no space, no merge.
+                guard u.count > 1, let sp = u[1...].firstIndex(of: 0x20) else { return }
+                let left = UnsafeBufferPointer(rebasing: u[..<sp]), right = UnsafeBufferPointer(rebasing: u[(sp + 1)...])
+                let key = UInt64(UInt32(bitPattern: symbol(left))) << 32 | UInt64(UInt32(bitPattern: symbol(right)))
+                guard pairs[key] == nil else { return }
+                joined.removeAll(keepingCapacity: true)
+                joined.append(contentsOf: left)
+                joined.append(contentsOf: right)
+                let merged = joined.withUnsafeBufferPointer { symbol($0) }
+                pairs[key] = UInt64(rank) << 32 | UInt64(UInt32(bitPattern: merged))
             }
         }
         self.pairs = pairs
