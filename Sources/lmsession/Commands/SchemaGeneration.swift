@@ -78,7 +78,7 @@ enum SchemaGeneration {
         if let temperature, temperature < 0 { throw .usage("--temperature must not be negative") }
         let maxTokens = try a.int("max-tokens") ?? 512
         guard maxTokens > 0 else { throw .usage("--max-tokens must be positive") }
-        return GenerationOptions(sampling: sampling, temperature: temperature.map(Double.init), maximumResponseTokens: maxTokens)
+        return GenerationOptions(samplingMode: sampling, temperature: temperature.map(Double.init), maximumResponseTokens: maxTokens)
     }
 }
 
