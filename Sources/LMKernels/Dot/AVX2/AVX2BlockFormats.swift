@@ -47,4 +47,24 @@ enum Q8_0AVX2: AVX2BlockFormat {
         AVX2.dot32(w.magnitudes, AVX2.sign(a, w.signs))
     }
 }
+
+/// Q5_0 (block layout as ggml's `block_q5_0`), as ggml's AVX2 `ggml_vec_dot_q5_0_q8_0`: nibbles
+/// as Q4_1's, and where a weight's fifth bit is clear its byte gets `0xf0`, which as Int8 is
+/// `nibble - 16`; set, it is `nibble + 16 - 16`. Then a signed byte dot.
+enum Q5_0AVX2: AVX2BlockFormat {
+    static var activationFormat: ActivationFormat { .q8_0 }
+    static var blockBytes: Int { 22 }
+    static var hasOffset: Bool { false }
+
+    @inline(__always)
+    static func decode(_ block: UnsafeRawPointer) -> SIMD32<Int8> {
+        let v = block.loadUnaligned(fromByteOffset: 6, as: SIMD16<UInt8>.self)
+        let nibbles = SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
+        let fifth = AVX2.bytesFromBits(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 2, as: UInt32.self)))
+        return SIMD32<Int8>(truncatingIfNeeded: nibbles | (~fifth & 0xf0))
+    }
+
+    @inline(__always)
+    static func dot(_ w: SIMD32<Int8>, _ a: SIMD32<Int8>) -> SIMD8<Int32> { AVX2.signedDot32(w, a) }
+}
 #endif

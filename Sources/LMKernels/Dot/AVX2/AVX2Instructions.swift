@@ -31,6 +31,40 @@ enum AVX2 {
         return r
     }
 
+    /// `vpshufb`: `r[i] = a[lane + b[i] & 15]` within each 128-bit lane (0 where `b[i] < 0`).
+    @inline(__always)
+    static func shuffleBytes(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {
+        var r = SIMD32<UInt8>()
+        r._storage._value = Builtin.int_x86_avx2_pshuf_b(a._storage._value, b._storage._value)
+        return r
+    }
+
+    /// `vpcmpeqb`: `0xff` where `a[i] == b[i]`, else 0.
+    @inline(__always)
+    static func equalMask(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {
+        var r = SIMD32<UInt8>()
+        r._storage._value = Builtin.sext_Vec32xInt1_Vec32xInt8(Builtin.cmp_eq_Vec32xInt8(a._storage._value, b._storage._value))
+        return r
+    }
+
+    /// Byte `i` is `0xff` where bit `i` of `bits` is set, else 0 (ggml's `bytes_from_bits_32`):
+    /// each byte picks the source byte holding its bit (`vpshufb`) and tests its own bit.
+    @inline(__always)
+    static func bytesFromBits(_ bits: UInt32) -> SIMD32<UInt8> {
+        let source = unsafeBitCast(SIMD8<UInt32>(repeating: bits), to: SIMD32<UInt8>.self)
+        let index = SIMD32<UInt8>(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                  2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3)
+        let bit = SIMD32<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128,
+                                1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+        return equalMask(shuffleBytes(source, index) & bit, bit)
+    }
+
+    /// The f16 at byte `offset` of `p` as Float (`vcvtph2ps`, F16C).
+    @inline(__always)
+    static func half(_ p: UnsafeRawPointer, _ offset: Int) -> Float {
+        Float(Float16(bitPattern: p.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+    }
+
     /// `vcvtdq2ps`.
     @inline(__always)
     static func float(_ v: SIMD8<Int32>) -> SIMD8<Float> {
