@@ -39,7 +39,7 @@ enum Q8_0AVX2: AVX2BlockFormat {
     @inline(__always)
     static func decode(_ block: UnsafeRawPointer) -> (magnitudes: SIMD32<UInt8>, signs: SIMD32<Int8>) {
         let q = block.loadUnaligned(fromByteOffset: 2, as: SIMD32<Int8>.self)
-        return (SIMD32<UInt8>(truncatingIfNeeded: AVX2.sign(q, q)), q)
+        return (unsafeBitCast(AVX2.sign(q, q), to: SIMD32<UInt8>.self), q)
     }
 
     @inline(__always)
@@ -61,7 +61,7 @@ enum Q5_0AVX2: AVX2BlockFormat {
         let v = block.loadUnaligned(fromByteOffset: 6, as: SIMD16<UInt8>.self)
         let nibbles = SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
         let fifth = AVX2.bytesFromBits(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 2, as: UInt32.self)))
-        return SIMD32<Int8>(truncatingIfNeeded: nibbles | (~fifth & 0xf0))
+        return unsafeBitCast(AVX2.or(nibbles, AVX2.andNot(fifth, AVX2.bytes(0xf0))), to: SIMD32<Int8>.self)
     }
 
     @inline(__always)

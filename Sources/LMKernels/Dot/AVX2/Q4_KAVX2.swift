@@ -12,7 +12,7 @@ enum Q4_KAVX2: AVX2SuperBlockFormat {
     @inline(__always)
     static func weights(_ block: UnsafeRawPointer, _ g: Int) -> SIMD32<UInt8> {
         let v = block.loadUnaligned(fromByteOffset: 16 + 32 * (g >> 1), as: SIMD32<UInt8>.self)
-        return g & 1 == 0 ? v & 0x0f : v &>> 4
+        return g & 1 == 0 ? AVX2.and(v, AVX2.bytes(0x0f)) : AVX2.shiftRight(v, 4)
     }
 
     @inline(__always)
