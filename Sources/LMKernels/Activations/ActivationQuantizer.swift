@@ -27,11 +27,11 @@ enum ActivationQuantizer {
 
     /// 256 floats -> 256 Int8, Float `d` and 16 sums of 16 quants, as ggml's Q8_K
     /// (`iscale = -127 / max` where `max` is the signed value of largest magnitude, round to
-    /// nearest even, clamp at 127).
+    /// nearest even, clamp at 127). In `X86V3` builds the quants also go to `bytes` in natural order.
     @inline(__always)
     static func q8_KBlock(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
-                          scale: UnsafeMutablePointer<Float>, bsums: UnsafeMutablePointer<Int16>,
-                          groupSums: UnsafeMutablePointer<Int16>) {
+                          bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>,
+                          bsums: UnsafeMutablePointer<Int16>, groupSums: UnsafeMutablePointer<Int16>) {
         // Largest |x| and the first signed value reaching it (ggml keeps the first on ties).
         var amax: Float = 0
         var maxValue: Float = 0
@@ -41,6 +41,9 @@ enum ActivationQuantizer {
         if amax == 0 {
             scale.pointee = 0
             quants.update(repeating: 0, count: 256)
+            #if X86V3
+            bytes.update(repeating: 0, count: 256)
+            #endif
             for j in 0..<16 { bsums[j] = 0 }
             for j in 0..<8 { groupSums[j] = 0 }
             return
@@ -53,6 +56,10 @@ enum ActivationQuantizer {
             let qa = minLanes(roundEven(load16(x + g * 32) * v), top)
             let qb = minLanes(roundEven(load16(x + g * 32 + 16) * v), top)
             storeEvenOdd(qa, qb, quants + g * 32)
+            #if X86V3
+            storeBytes(qa, bytes + g * 32)
+            storeBytes(qb, bytes + g * 32 + 16)
+            #endif
             bsums[2 * g] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(narrow(qa), ones)))
             bsums[2 * g + 1] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(narrow(qb), ones)))
         }

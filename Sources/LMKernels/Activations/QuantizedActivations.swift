@@ -16,7 +16,7 @@ import LMGGUF
 /// - `bsums`   `[nTokens, cols / 16]` Int16, Q8_K's sums of 16 quants,
 /// - `groupSums` `[nTokens, cols / 32]` Int16, Q8_K's sums of 32 quants (pairs of `bsums`),
 /// - `floats`  `[nTokens, cols]` Float, only for `.f32`,
-/// - `bytes`   `[nTokens, cols]` Int8 in natural order, Q8_0/Q8_1 only and only in `X86V3` builds,
+/// - `bytes`   `[nTokens, cols]` Int8 in natural order, Q8_0/Q8_1/Q8_K only and only in `X86V3` builds,
 ///   where the AVX2 kernels multiply bytes directly (`vpmaddubsw`).
 ///
 /// `@unchecked Sendable`: the buffers are written by one thread in `quantize` and only read while
@@ -112,8 +112,8 @@ public final class QuantizedActivations: @unchecked Sendable {
                 let nb = cols / 256
                 for b in 0..<nb {
                     ActivationQuantizer.q8_KBlock(src + b * 256, quants: quants + t * cols + b * 256,
-                                                  scale: scales + t * nb + b, bsums: bsums + t * (cols / 16) + b * 16,
-                                                  groupSums: groupSums + t * (cols / 32) + b * 8)
+                                                  bytes: bytes + t * cols + b * 256, scale: scales + t * nb + b,
+                                                  bsums: bsums + t * (cols / 16) + b * 16, groupSums: groupSums + t * (cols / 32) + b * 8)
                 }
             }
         }

@@ -27,7 +27,11 @@ enum DotKernels {
     #else
     static let q4_1 = DotKernel(BlockDot<Q4_1Format>.self)
     #endif
+    #if X86V3 && arch(x86_64)
+    static let q5_0 = DotKernel(AVX2BlockDot<Q5_0AVX2>.self)
+    #else
     static let q5_0 = DotKernel(BlockDot<Q5_0Format>.self)
+    #endif
     static let q5_1 = DotKernel(BlockDot<Q5_1Format>.self)
     #if X86V3 && arch(x86_64)
     static let q8_0 = DotKernel(AVX2BlockDot<Q8_0AVX2>.self)
@@ -35,9 +39,17 @@ enum DotKernels {
     static let q8_0 = DotKernel(BlockDot<Q8_0Format>.self)
     #endif
     static let q8_1 = DotKernel(BlockDot<Q8_1Format>.self)
+    #if X86V3 && arch(x86_64)
+    static let q4_K = DotKernel(AVX2SuperBlockDot<Q4_KAVX2>.self)
+    #else
     static let q4_K = DotKernel(BlockDot<Q4_KFormat>.self)
+    #endif
     static let q5_K = DotKernel(BlockDot<Q5_KFormat>.self)
+    #if X86V3 && arch(x86_64)
+    static let q6_K = DotKernel(AVX2SuperBlockDot<Q6_KAVX2>.self)
+    #else
     static let q6_K = DotKernel(BlockDot<Q6_KFormat>.self)
+    #endif
     static let q8_K = DotKernel(BlockDot<Q8_KFormat>.self)
 
     static func kernel(for type: GGMLType) -> DotKernel {

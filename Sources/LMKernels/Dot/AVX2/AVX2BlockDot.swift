@@ -11,17 +11,12 @@ enum AVX2BlockDot<F: AVX2BlockFormat>: RowKernel {
         UnsafeRawPointer(x.bytes + b * 32).loadUnaligned(as: SIMD32<Int8>.self)
     }
 
-    @inline(__always)
-    private static func half(_ p: UnsafeRawPointer, _ offset: Int) -> Float {
-        Float(Float16(bitPattern: p.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))  // vcvtph2ps (F16C)
-    }
-
     /// Block `b` of the row at `w` against token row `x`: accumulates into `acc`, returns `m·s_a`.
     @inline(__always)
     private static func step(_ acc: inout SIMD8<Float>, _ w: F.Decoded, _ block: UnsafeRawPointer,
                              _ x: ActivationRow, _ b: Int) -> Float {
-        acc = acc.addingProduct(AVX2.float(F.dot(w, activations(x, b))), SIMD8(repeating: half(block, 0) * x.scales[b]))
-        return F.hasOffset ? half(block, 2) * x.sums[b] : 0
+        acc = acc.addingProduct(AVX2.float(F.dot(w, activations(x, b))), SIMD8(repeating: AVX2.half(block, 0) * x.scales[b]))
+        return F.hasOffset ? AVX2.half(block, 2) * x.sums[b] : 0
     }
 
     @inline(__always)

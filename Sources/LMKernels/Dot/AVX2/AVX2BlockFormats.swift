@@ -39,12 +39,32 @@ enum Q8_0AVX2: AVX2BlockFormat {
     @inline(__always)
     static func decode(_ block: UnsafeRawPointer) -> (magnitudes: SIMD32<UInt8>, signs: SIMD32<Int8>) {
         let q = block.loadUnaligned(fromByteOffset: 2, as: SIMD32<Int8>.self)
-        return (SIMD32<UInt8>(truncatingIfNeeded: AVX2.sign(q, q)), q)
+        return (unsafeBitCast(AVX2.sign(q, q), to: SIMD32<UInt8>.self), q)
     }
 
     @inline(__always)
     static func dot(_ w: (magnitudes: SIMD32<UInt8>, signs: SIMD32<Int8>), _ a: SIMD32<Int8>) -> SIMD8<Int32> {
         AVX2.dot32(w.magnitudes, AVX2.sign(a, w.signs))
     }
+}
+
+/// Q5_0 (block layout as ggml's `block_q5_0`), as ggml's AVX2 `ggml_vec_dot_q5_0_q8_0`: nibbles
+/// as Q4_1's, and where a weight's fifth bit is clear its byte gets `0xf0`, which as Int8 is
+/// `nibble - 16`; set, it is `nibble + 16 - 16`. Then a signed byte dot.
+enum Q5_0AVX2: AVX2BlockFormat {
+    static var activationFormat: ActivationFormat { .q8_0 }
+    static var blockBytes: Int { 22 }
+    static var hasOffset: Bool { false }
+
+    @inline(__always)
+    static func decode(_ block: UnsafeRawPointer) -> SIMD32<Int8> {
+        let v = block.loadUnaligned(fromByteOffset: 6, as: SIMD16<UInt8>.self)
+        let nibbles = SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
+        let fifth = AVX2.bytesFromBits(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 2, as: UInt32.self)))
+        return unsafeBitCast(AVX2.or(nibbles, AVX2.andNot(fifth, AVX2.bytes(0xf0))), to: SIMD32<Int8>.self)
+    }
+
+    @inline(__always)
+    static func dot(_ w: SIMD32<Int8>, _ a: SIMD32<Int8>) -> SIMD8<Int32> { AVX2.signedDot32(w, a) }
 }
 #endif
