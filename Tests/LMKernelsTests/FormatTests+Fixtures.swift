@@ -5,7 +5,7 @@ import LMGGUF
 enum Fixture {
     struct Missing: Error, CustomStringConvertible {
         let path: String
-        var description: String { "fixture \(path) is missing; run Fixtures/make_fixtures.py" }
+        var description: String { "fixture \(path) is missing; run Models/fetch --all (it writes them with Fixtures/make_fixtures.py)" }
     }
 
     static func data(_ path: String) throws -> Data {
