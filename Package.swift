@@ -5,14 +5,11 @@ import PackageDescription
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
 //   LMTokenizer depends only on LMGGUF; LMGrammar depends on nothing.
 //
-// No unsafeFlags by default: a package that sets them cannot be a versioned dependency.
-// The opt-in trait `X86V3` compiles for x86-64-v3 (AVX2, FMA, F16C); never enable it for ARM.
-let x86v3: [SwiftSetting] = [
-    .unsafeFlags(["-Xcc", "-march=x86-64-v3"], .when(traits: ["X86V3"])),
-]
-// The AVX2 kernels (Sources/LMKernels/Dot/AVX2, `#if X86V3`) call x86 instructions through the
-// compiler's Builtin module; only that trait's builds need it.
-let avx2Kernels: [SwiftSetting] = x86v3 + [
+// No unsafeFlags: a package that sets them cannot be a versioned dependency. The opt-in trait
+// `X86V3` swaps in the AVX2 kernels (Sources/LMKernels/Dot/AVX2, `#if X86V3`), which call x86
+// instructions through the compiler's Builtin module; they compile only for an x86-64-v3 target,
+// given on the command line (Scripts/x86v3 passes both, see the README). Never enable it for ARM.
+let avx2Kernels: [SwiftSetting] = [
     .enableExperimentalFeature("BuiltinModule", .when(traits: ["X86V3"])),
 ]
 
@@ -24,16 +21,16 @@ let package = Package(
         .executable(name: "lmsession", targets: ["lmsession"]),
     ],
     traits: [
-        .trait(name: "X86V3", description: "Compile kernels for x86-64-v3 (AVX2/FMA/F16C). Opt-in; x86-64 only."),
+        .trait(name: "X86V3", description: "AVX2 kernels; build with -Xcc -march=x86-64-v3 -Xswiftc -Xcc -Xswiftc -march=x86-64-v3 (Scripts/x86v3). Opt-in; x86-64 only."),
     ],
     targets: [
-        .target(name: "LMGGUF", swiftSettings: x86v3),
+        .target(name: "LMGGUF"),
         .target(name: "LMKernels", dependencies: ["LMGGUF"], swiftSettings: avx2Kernels),
-        .target(name: "LMTokenizer", dependencies: ["LMGGUF"], swiftSettings: x86v3),
-        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer"], swiftSettings: x86v3),
-        .target(name: "LMGrammar", swiftSettings: x86v3),
-        .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"], swiftSettings: x86v3),
-        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"], swiftSettings: x86v3),
+        .target(name: "LMTokenizer", dependencies: ["LMGGUF"]),
+        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer"]),
+        .target(name: "LMGrammar"),
+        .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"]),
 
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
         .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),

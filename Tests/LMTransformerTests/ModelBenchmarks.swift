@@ -5,7 +5,7 @@ import TestSupport
 
 // Whole-model throughput, like llama-bench's pp512 / tg128, run only with LMSESSION_BENCH=1 in a
 // release build:   LMSESSION_BENCH=1 swift test -c release --filter ModelBenchmarks
-// Add `--traits X86V3` for the AVX2 kernels' figures.
+// Run it through `Scripts/x86v3 test …` for the AVX2 kernels' figures.
 
 private let benchEnabled = ProcessInfo.processInfo.environment["LMSESSION_BENCH"] == "1"
 
