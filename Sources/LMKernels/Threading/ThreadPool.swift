@@ -60,8 +60,14 @@ public final class ThreadPool: Sendable {
             for part in 0..<parts { body(part, parts) }
             return
         }
+        // The closure reaches the workers as a context like any job (it needs a heap context to be
+        // made escaping, which is why the hot paths use ``run(parts:job:)``).
         withoutActuallyEscaping(body) { escaping in
-            state.dispatch(PoolState.Job(body: escaping), parts: parts)
+            withUnsafePointer(to: escaping) { pointer in
+                state.dispatch(PoolState.Job(invoke: { context, part, parts in
+                    context.assumingMemoryBound(to: ((Int, Int) -> Void).self).pointee(part, parts)
+                }, context: UnsafeRawPointer(pointer)), parts: parts)
+            }
         }
         state.busy.store(false, ordering: .releasing)
     }
@@ -128,11 +134,10 @@ private final class PoolState: @unchecked Sendable {
     let busy = Atomic<Bool>(false)
     let stopping = Atomic<Bool>(false)
     let exited = Atomic<Int>(0)
-    /// The current job: a closure, or a function with a context pointer (which needs no heap
-    /// context). Concrete function-typed fields: stored as an `Optional` (generic, maximally
-    /// abstracted) each store would wrap the closure in a heap-allocated thunk.
+    /// The current job: a function and the context pointer it reads (`nil` between jobs). A
+    /// concrete function-typed field: stored as an `Optional` (generic, maximally abstracted) each
+    /// store would wrap the function in a heap-allocated thunk.
     struct Job {
-        var body: (Int, Int) -> Void = idleJob
         var invoke: (UnsafeRawPointer, Int, Int) -> Void = idleInvoke
         var context: UnsafeRawPointer?
     }
@@ -200,14 +205,10 @@ private final class PoolState: @unchecked Sendable {
             guard w >> 32 == generation, next < parts else { return }
             if word.compareExchange(expected: w, desired: w + 1, ordering: .acquiringAndReleasing).exchanged {
                 do {
-                    // This copy of the job must be released before the part counts as finished:
-                    // the dispatcher's `withoutActuallyEscaping` checks that none survives.
+                    // Any copy of a closure job must be released before the part counts as
+                    // finished: the dispatcher's `withoutActuallyEscaping` checks that none survives.
                     let current = job.pointee
-                    if let context = current.context {
-                        current.invoke(context, Int(next), Int(parts))
-                    } else {
-                        current.body(Int(next), Int(parts))
-                    }
+                    if let context = current.context { current.invoke(context, Int(next), Int(parts)) }
                 }
                 finished.add(1, ordering: .releasing)
             }
@@ -255,6 +256,5 @@ private final class PoolState: @unchecked Sendable {
     }
 }
 
-/// The body a pool holds between jobs (a global function: referencing it allocates nothing).
-private func idleJob(_ part: Int, _ parts: Int) {}
+/// The function a pool holds between jobs (a global function: referencing it allocates nothing).
 private func idleInvoke(_ context: UnsafeRawPointer, _ part: Int, _ parts: Int) {}
