@@ -15,6 +15,7 @@ struct ReferenceCase: Sendable, CustomTestStringConvertible {
     }
 
     static let all: [ReferenceCase] = {
+        // A missing file gives no cases, which theReferenceFileHoldsEveryCaseForBothModels fails on.
         guard let lines = try? TestPaths.jsonLines("tokenize.jsonl") else { return [] }
         return lines.map {
             ReferenceCase(model: $0["model"] as? String ?? "", text: $0["text"] as? String ?? "",

@@ -19,6 +19,14 @@ struct TeacherForcedTests {
     /// llama.cpp's measured deviation from exact math on these prompts (see the suite comment).
     static let llamaCppNoise: Float = 0.5
 
+    /// Argument lists built from a missing or empty file would pass with zero cases.
+    @Test func theReferencesAreThereForBothModels() throws {
+        let all = try GreedyReference.all()
+        #expect(all.count == 3)
+        #expect(Set(all.map { $0.model.lowercased().contains("gemma") }) == [false, true])
+        #expect(all.allSatisfy { !$0.promptIDs.isEmpty && $0.firstStepTop10.count == 10 && !$0.steps.isEmpty })
+    }
+
     @Test("the reference top-10 logits at the first step agree within llama.cpp's own noise", arguments: references)
     func firstStepLogitsAgree(_ ref: GreedyReference) throws {
         let model = try ReferenceModels.model(forReferenceName: ref.model)

@@ -1,16 +1,17 @@
 import Foundation
 
 /// Paths the tests share: the repository root, the llama.cpp reference outputs in
-/// `../shared/refs` (override with `LMSESSION_REFS`), and the real model files in `Models/`.
+/// `Tests/Reference` (committed, see its README; override with `LMSESSION_REFS`), and the real
+/// model files in `Models/`.
 public enum TestPaths {
     /// The package root, found from this file's location.
     public static let repoRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Directory of llama.cpp reference outputs.
+    /// Directory of llama.cpp reference outputs (`Tests/Reference`).
     public static var refs: URL {
         if let env = ProcessInfo.processInfo.environment["LMSESSION_REFS"] { return URL(fileURLWithPath: env) }
-        return repoRoot.deletingLastPathComponent().appendingPathComponent("shared/refs")
+        return repoRoot.appendingPathComponent("Tests/Reference")
     }
 
     public static func ref(_ name: String) -> URL { refs.appendingPathComponent(name) }
