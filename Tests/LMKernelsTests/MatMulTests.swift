@@ -15,9 +15,9 @@ import Testing
         var batched = [Float](repeating: .nan, count: nTokens * rows)
         var single = [Float](repeating: .nan, count: rows)
         m.withMatrix { w in
-            MatMul.matMul(w, x, into: &batched, rows: 0..<rows)
+            MatMul.matMul(w, x, into: &batched, rows: 0..<rows, kernels: c.kernels)
             for t in 0..<nTokens {
-                MatMul.matVec(w, x, token: t, into: &single, rows: 0..<rows)
+                MatMul.matVec(w, x, token: t, into: &single, rows: 0..<rows, kernels: c.kernels)
                 #expect(Array(batched[(t * rows)..<((t + 1) * rows)]) == single, "token \(t)")
             }
         }

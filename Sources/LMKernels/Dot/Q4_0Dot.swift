@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q4_0 weights (4.5 bits/weight, 18 bytes per 32: f16 `d`, 16 bytes of nibbles; weight `j` is
 /// the low nibble of byte `j`, weight `j + 16` the high nibble; value `(q - 8) * d`) against Q8_0
 /// activations, as ggml's `ggml_vec_dot_q4_0_q8_0`.

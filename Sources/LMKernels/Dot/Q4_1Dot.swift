@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q4_1 weights (5 bits/weight, 20 bytes per 32: f16 `d`, f16 `m`, 16 bytes of nibbles laid out
 /// as Q4_0; value `q * d + m`) against Q8_1 activations, as ggml's `ggml_vec_dot_q4_1_q8_1`:
 /// `Σ (q*d + m) * a = d * d_a * Σ q*q_a + m * s_a` with the activation block's `s = d_a * Σq_a`.

@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q5_0 weights (5.5 bits/weight, 22 bytes per 32: f16 `d`, 32 high bits `qh` (little-endian),
 /// 16 bytes of low nibbles as Q4_0; weight `j` gets bit `j` of `qh` as its fifth bit; value
 /// `(q - 16) * d`) against Q8_0 activations, as ggml's `ggml_vec_dot_q5_0_q8_0`.

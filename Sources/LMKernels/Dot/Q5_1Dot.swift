@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q5_1 weights (6 bits/weight, 24 bytes per 32: f16 `d`, f16 `m`, 32 high bits, 16 bytes of
 /// low nibbles as Q5_0; value `q * d + m`) against Q8_1 activations, as ggml's
 /// `ggml_vec_dot_q5_1_q8_1`.

@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q5_K weights (5.5 bits/weight, 176 bytes per 256: f16 `d`, f16 `dmin`, 12 bytes of scales and
 /// mins as Q4_K, 32 bytes `qh` whose bit `g` of byte `l` is the fifth bit of weight `l` of group
 /// `g`, 128 bytes of nibbles as Q4_K; value `d * sc * q - dmin * m`) against Q8_K activations, as

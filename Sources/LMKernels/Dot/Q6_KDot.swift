@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q6_K weights (6.5625 bits/weight, 210 bytes per 256: 128 bytes `ql` of low nibbles, 64 bytes
 /// `qh` of 2-bit high parts, 16 Int8 sub-scales (one per 16 weights), f16 `d`; value
 /// `d * sc * (q - 32)`) against Q8_K activations, as ggml's `ggml_vec_dot_q6_K_q8_K`.

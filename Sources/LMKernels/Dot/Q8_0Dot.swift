@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// 8-bit weights in one 32-weight group with an f16 scale `d` at byte 0 (value `q * d`), paired
 /// with Q8_0 activations: Q8_0 and Q8_1 differ only in where the quants start.
 protocol SignedByteBlockFormat: BlockFormat where Header == Void, Lanes == SIMD8<Float> {

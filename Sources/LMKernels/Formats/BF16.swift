@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `BF16`: bfloat16 (the top 16 bits of a binary32), little-endian. 16 bits per weight; a
 /// "block" is one element of 2 bytes. Converted with ``bf16ToFloat(_:)``.

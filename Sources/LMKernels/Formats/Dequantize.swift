@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// Dequantizes `count` elements of `type` (a whole number of blocks) from `src` into `dst`: the
 /// single dispatch point from a GGUF type to its reference ``TensorFormat``.

@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `F16`: IEEE 754 binary16, little-endian. 16 bits per weight; a "block" is one element of
 /// 2 bytes. Converted with ``halfToFloat(_:)``.

@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `F32`: IEEE 754 binary32, little-endian. 32 bits per weight; a "block" is one element of
 /// 4 bytes.

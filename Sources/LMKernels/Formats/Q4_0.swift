@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q4_0`, as ggml's `block_q4_0`: 32 weights in 18 bytes (4.5 bits per weight).
 ///

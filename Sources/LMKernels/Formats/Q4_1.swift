@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q4_1`, as ggml's `block_q4_1`: 32 weights in 20 bytes (5 bits per weight).
 ///

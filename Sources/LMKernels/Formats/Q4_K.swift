@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q4_K`, as ggml's `block_q4_K`: a super-block of 256 weights in 144 bytes (4.5 bits per
 /// weight), split into 8 sub-blocks of 32 with 6-bit scales and mins.

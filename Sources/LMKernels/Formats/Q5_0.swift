@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q5_0`, as ggml's `block_q5_0`: 32 weights in 22 bytes (5.5 bits per weight).
 ///

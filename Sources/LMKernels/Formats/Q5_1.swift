@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q5_1`, as ggml's `block_q5_1`: 32 weights in 24 bytes (6 bits per weight).
 ///

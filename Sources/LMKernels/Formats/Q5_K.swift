@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q5_K`, as ggml's `block_q5_K`: a super-block of 256 weights in 176 bytes (5.5 bits per
 /// weight), 8 sub-blocks of 32 with 6-bit scales and mins packed as in ``Q4_K``.

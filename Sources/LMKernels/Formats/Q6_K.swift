@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q6_K`, as ggml's `block_q6_K`: a super-block of 256 weights in 210 bytes (6.5625 bits
 /// per weight), 16 sub-blocks of 16 with signed 8-bit scales.

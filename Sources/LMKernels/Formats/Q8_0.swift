@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q8_0`, as ggml's `block_q8_0`: 32 weights in 34 bytes (8.5 bits per weight).
 ///

@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// GGUF `Q8_1`, as ggml's `block_q8_1`: 32 weights in 36 bytes (9 bits per weight). Used only as
 /// the activation format that Q4_1/Q5_1 weights are dotted with.

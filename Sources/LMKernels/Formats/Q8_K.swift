@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// ggml's `block_q8_K` (GGUF type `Q8_K`): 256 values in 292 bytes. Used only as the activation
 /// format that K-quant weights are dotted with.

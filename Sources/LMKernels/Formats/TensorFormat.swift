@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// One GGUF tensor element type: its block layout and a plain reference dequantization.
 ///

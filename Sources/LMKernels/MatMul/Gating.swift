@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LMKernelsCore
 
 /// The activation of a gated feed-forward, `g = act(g) * u`: SwiGLU (Shazeer 2020) with SiLU for
 /// llama-style models, GeGLU with tanh-approximated GELU for Gemma.

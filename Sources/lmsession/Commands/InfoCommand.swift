@@ -1,11 +1,17 @@
 import LMGGUF
+import LMKernels
 import LMTransformer
 
-/// `lmsession info`: architecture, sizes, tensor type counts and special tokens of a model.
+/// `lmsession info`: architecture, sizes, tensor type counts and special tokens of a model;
+/// `lmsession info --kernels`: only the kernel set this CPU runs (`portable`, `avx2`).
 enum InfoCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
-        let a = try CommandLineArguments(args, valueOptions: ["model"], switches: [])
+        let a = try CommandLineArguments(args, valueOptions: ["model"], switches: ["kernels"])
         guard a.positional.isEmpty else { throw .usage("info takes no positional arguments") }
+        if a.has("kernels") {
+            print(KernelSet.active)
+            return
+        }
         let model = try ModelLocator.load(a.string("model"))
         let c = model.config, t = model.tokenizer
         var typeCounts: [String: Int] = [:]
@@ -31,6 +37,7 @@ enum InfoCommand {
             BOS:           \(special(t.bosID)) (added: \(t.addsBOS))
             EOS:           \(special(t.eosID))
             end of generation: \(t.eogIDs.sorted().map { special($0) }.joined(separator: ", "))
+            kernels:       \(KernelSet.active) (this CPU; own kernels for \(KernelSet.active.ownTypes.map(\.description).joined(separator: " ")))
             tensor types:  \(typeCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             """)
     }

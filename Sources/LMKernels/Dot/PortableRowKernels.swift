@@ -1,10 +1,4 @@
-/// A weight type's row kernels: one weight row against one or four activation rows.
-protocol RowKernel: SendableMetatype {
-    static var activationFormat: ActivationFormat { get }
-    static func dot(_ w: UnsafeRawPointer, _ x: ActivationRow, cols: Int) -> Float
-    static func dot4(_ w: UnsafeRawPointer, _ x0: ActivationRow, _ x1: ActivationRow,
-                     _ x2: ActivationRow, _ x3: ActivationRow, cols: Int) -> SIMD4<Float>
-}
+import LMKernelsCore
 
 extension BlockDot: RowKernel {
     static var activationFormat: ActivationFormat { F.activationFormat }

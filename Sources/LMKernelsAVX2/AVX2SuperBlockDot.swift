@@ -1,4 +1,6 @@
-#if X86V3 && arch(x86_64)
+#if arch(x86_64)
+import LMKernelsCore
+
 /// A K-quant super-block format (256 weights in 8 groups of 32) as the AVX2 kernels see it,
 /// paired with Q8_K activations: each group's weights decode to 32 unsigned bytes whose byte
 /// products with the activations (`vpmaddubsw`) are weighted by Int16 sub-scales (`vpmaddwd`).

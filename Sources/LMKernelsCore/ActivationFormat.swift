@@ -1,5 +1,3 @@
-import LMGGUF
-
 /// How activations are presented to a weight type's dot kernel: ggml's `vec_dot_type` pairing
 /// (Q4_0/Q5_0/Q8_0 with Q8_0, Q4_1/Q5_1 with Q8_1, K-quants with Q8_K, float weights with floats).
 public enum ActivationFormat: Sendable, Equatable, CustomStringConvertible {
@@ -30,10 +28,4 @@ public enum ActivationFormat: Sendable, Equatable, CustomStringConvertible {
         case .q8_K: "Q8_K"
         }
     }
-}
-
-/// The activation format the fast kernels pair with weights of `type` (ggml's pairing; types
-/// without an integer kernel use floats).
-public func activationFormat(for type: GGMLType) -> ActivationFormat {
-    DotKernels.kernel(for: type).activationFormat
 }

@@ -1,10 +1,12 @@
-#if X86V3 && arch(x86_64)
+#if arch(x86_64)
 import Builtin
+import LMKernelsCore
 
 /// The AVX2 instructions the x86-64-v3 kernels are built on, called through the compiler's
 /// `Builtin` module (LLVM's x86 intrinsics). Portable Swift SIMD code never lowers to the byte
-/// multiply-adds, which halve the time of an int8 dot product. Compiled only with the `X86V3`
-/// trait: LLVM cannot select these instructions for a target without AVX2.
+/// multiply-adds, which halve the time of an int8 dot product. This module is compiled with the
+/// AVX2/FMA/F16C/BMI2 target features (Package.swift) and only called after a run-time check
+/// (`LMKernels.KernelSet`): LLVM cannot select these instructions for a target without AVX2.
 enum AVX2 {
     /// `vpmaddubsw`: `r[i] = a[2i]·b[2i] + a[2i+1]·b[2i+1]` of unsigned `a` and signed `b` bytes,
     /// saturated to Int16 (never reached when `a <= 128` and `|b| <= 127`).

@@ -1,4 +1,6 @@
-#if X86V3 && arch(x86_64)
+#if arch(x86_64)
+import LMKernelsCore
+
 /// Q4_K (layout in ``Q4_K``) for the AVX2 super-block kernel, as ggml's AVX2
 /// `ggml_vec_dot_q4_K_q8_K`: group `2c` is the low and `2c + 1` the high nibbles of the 32 bytes
 /// of chunk `c`, each with one six-bit sub-scale; the mins meet the activations' group sums in

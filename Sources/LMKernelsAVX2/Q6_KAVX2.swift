@@ -1,4 +1,6 @@
-#if X86V3 && arch(x86_64)
+#if arch(x86_64)
+import LMKernelsCore
+
 /// Q6_K (layout in ``Q6_K``) for the AVX2 super-block kernel, as ggml's AVX2
 /// `ggml_vec_dot_q6_K_q8_K`: weights are dotted as unsigned `q` (0..<64) and the `-32` offset
 /// is one integer term per block, `-32·Σ sc·bsum` over the 16 sub-blocks of 16 (`vpmaddwd`),

@@ -1,4 +1,6 @@
-#if X86V3 && arch(x86_64)
+#if arch(x86_64)
+import LMKernelsCore
+
 /// Row kernels of the AVX2 formats: per 32-block one byte dot product (`vpmaddubsw`, `vpmaddwd`),
 /// converted and multiplied-added by `d·d_a` into one of two accumulators (even and odd blocks, so
 /// consecutive blocks do not wait on each other); offsets add `m·s_a`. Same values as ``BlockDot``

@@ -23,6 +23,6 @@ public struct WeightMatrix: @unchecked Sendable {
     }
 
     /// Pointer to the first block of row `r`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func row(_ r: Int) -> UnsafeRawPointer { data + r * rowBytes }
 }

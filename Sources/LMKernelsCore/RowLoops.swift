@@ -1,7 +1,8 @@
 /// The matrix loops over a weight type's row kernels.
-enum RowLoops<K: RowKernel> {
-    static func matVec(_ w: WeightMatrix, _ x: QuantizedActivations, token: Int,
-                       into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+public enum RowLoops<K: RowKernel> {
+    @inlinable
+    public static func matVec(_ w: WeightMatrix, _ x: ActivationRows, token: Int,
+                               into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         let a = x.row(token)
         let cols = w.cols
         for r in rows { y[r] = K.dot(w.row(r), a, cols: cols) }
@@ -9,8 +10,9 @@ enum RowLoops<K: RowKernel> {
 
     /// Tiles of `rowTile` weight rows by 4 tokens: each weight row is decoded once per 4 tokens,
     /// and a tile's weight rows and activations stay in L1 while it is swept.
-    static func matMul(_ w: WeightMatrix, _ x: QuantizedActivations,
-                       into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+    @inlinable
+    public static func matMul(_ w: WeightMatrix, _ x: ActivationRows,
+                               into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         let rowTile = 16
         let n = x.nTokens, cols = w.cols, stride = w.rows
         var r0 = rows.lowerBound
