@@ -18,12 +18,12 @@ protocol AVX2BlockFormat {
 /// bytes of nibbles become 32 unsigned bytes, low nibbles being weights 0..<16 and high 16..<32.
 enum Q4_1AVX2: AVX2BlockFormat {
     static var activationFormat: ActivationFormat { .q8_1 }
-    static var blockBytes: Int { 20 }
+    static var blockBytes: Int { Q4_1.layoutBytes }
     static var hasOffset: Bool { true }
 
     @inline(__always)
     static func decode(_ block: UnsafeRawPointer) -> SIMD32<UInt8> {
-        let v = block.loadUnaligned(fromByteOffset: 4, as: SIMD16<UInt8>.self)
+        let v = block.loadUnaligned(fromByteOffset: Q4_1.qsOffset, as: SIMD16<UInt8>.self)
         return SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
     }
 
@@ -35,12 +35,12 @@ enum Q4_1AVX2: AVX2BlockFormat {
 /// weights multiplied as `|w|` against the activations carrying `w`'s signs (`vpsignb`).
 enum Q8_0AVX2: AVX2BlockFormat {
     static var activationFormat: ActivationFormat { .q8_0 }
-    static var blockBytes: Int { 34 }
+    static var blockBytes: Int { Q8_0.layoutBytes }
     static var hasOffset: Bool { false }
 
     @inline(__always)
     static func decode(_ block: UnsafeRawPointer) -> (magnitudes: SIMD32<UInt8>, signs: SIMD32<Int8>) {
-        let q = block.loadUnaligned(fromByteOffset: 2, as: SIMD32<Int8>.self)
+        let q = block.loadUnaligned(fromByteOffset: Q8_0.qsOffset, as: SIMD32<Int8>.self)
         return (unsafeBitCast(AVX2.sign(q, q), to: SIMD32<UInt8>.self), q)
     }
 
@@ -55,18 +55,55 @@ enum Q8_0AVX2: AVX2BlockFormat {
 /// `nibble - 16`; set, it is `nibble + 16 - 16`. Then a signed byte dot.
 enum Q5_0AVX2: AVX2BlockFormat {
     static var activationFormat: ActivationFormat { .q8_0 }
-    static var blockBytes: Int { 22 }
+    static var blockBytes: Int { Q5_0.layoutBytes }
     static var hasOffset: Bool { false }
 
     @inline(__always)
     static func decode(_ block: UnsafeRawPointer) -> SIMD32<Int8> {
-        let v = block.loadUnaligned(fromByteOffset: 6, as: SIMD16<UInt8>.self)
+        let v = block.loadUnaligned(fromByteOffset: Q5_0.qsOffset, as: SIMD16<UInt8>.self)
         let nibbles = SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
-        let fifth = AVX2.bytesFromBits(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 2, as: UInt32.self)))
+        let fifth = AVX2.bytesFromBits(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: Q5_0.qhOffset, as: UInt32.self)))
         return unsafeBitCast(AVX2.or(nibbles, AVX2.andNot(fifth, AVX2.bytes(0xf0))), to: SIMD32<Int8>.self)
     }
 
     @inline(__always)
     static func dot(_ w: SIMD32<Int8>, _ a: SIMD32<Int8>) -> SIMD8<Int32> { AVX2.signedDot32(w, a) }
+}
+
+/// Q4_0 (block layout as ggml's `block_q4_0`), as ggml's AVX2 `ggml_vec_dot_q4_0_q8_0`: nibbles as
+/// Q4_1's, less 8 (so signed), then a signed byte dot.
+enum Q4_0AVX2: AVX2BlockFormat {
+    static var activationFormat: ActivationFormat { .q8_0 }
+    static var blockBytes: Int { Q4_0.layoutBytes }
+    static var hasOffset: Bool { false }
+
+    @inline(__always)
+    static func decode(_ block: UnsafeRawPointer) -> SIMD32<Int8> {
+        let v = block.loadUnaligned(fromByteOffset: Q4_0.qsOffset, as: SIMD16<UInt8>.self)
+        let nibbles = SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
+        return unsafeBitCast(AVX2.subtract(nibbles, AVX2.bytes(8)), to: SIMD32<Int8>.self)
+    }
+
+    @inline(__always)
+    static func dot(_ w: SIMD32<Int8>, _ a: SIMD32<Int8>) -> SIMD8<Int32> { AVX2.signedDot32(w, a) }
+}
+
+/// Q5_1 (block layout as ggml's `block_q5_1`), as ggml's AVX2 `ggml_vec_dot_q5_1_q8_1`: nibbles as
+/// Q4_1's with the fifth bit as 16 where set (unsigned, 0..<32), and the `m` offset as Q4_1's.
+enum Q5_1AVX2: AVX2BlockFormat {
+    static var activationFormat: ActivationFormat { .q8_1 }
+    static var blockBytes: Int { Q5_1.layoutBytes }
+    static var hasOffset: Bool { true }
+
+    @inline(__always)
+    static func decode(_ block: UnsafeRawPointer) -> SIMD32<UInt8> {
+        let v = block.loadUnaligned(fromByteOffset: Q5_1.qsOffset, as: SIMD16<UInt8>.self)
+        let nibbles = SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
+        let fifth = AVX2.bytesFromBits(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: Q5_1.qhOffset, as: UInt32.self)))
+        return AVX2.or(nibbles, AVX2.and(fifth, AVX2.bytes(0x10)))
+    }
+
+    @inline(__always)
+    static func dot(_ w: SIMD32<UInt8>, _ a: SIMD32<Int8>) -> SIMD8<Int32> { AVX2.dot32(w, a) }
 }
 #endif

@@ -52,6 +52,14 @@ enum AVX2 {
         return r
     }
 
+    /// `vpsubb`: `a[i] - b[i]`, wrapping.
+    @inline(__always)
+    static func subtract(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {
+        var r = SIMD32<UInt8>()
+        r._storage._value = Builtin.sub_Vec32xInt8(a._storage._value, b._storage._value)
+        return r
+    }
+
     /// `vpandn`: `~a & b`.
     @inline(__always)
     static func andNot(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {

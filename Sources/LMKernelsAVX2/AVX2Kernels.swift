@@ -6,10 +6,13 @@ import LMKernelsCore
 /// module is compiled for AVX2, FMA, F16C and BMI2, so even the generic row loops specialised here
 /// use 256-bit registers; callers must check the CPU first (`LMKernels.KernelSet`).
 package enum AVX2Kernels {
+    package static let q4_0 = entry(AVX2BlockDot<Q4_0AVX2>.self)
     package static let q4_1 = entry(AVX2BlockDot<Q4_1AVX2>.self)
     package static let q5_0 = entry(AVX2BlockDot<Q5_0AVX2>.self)
+    package static let q5_1 = entry(AVX2BlockDot<Q5_1AVX2>.self)
     package static let q8_0 = entry(AVX2BlockDot<Q8_0AVX2>.self)
     package static let q4_K = entry(AVX2SuperBlockDot<Q4_KAVX2>.self)
+    package static let q5_K = entry(AVX2SuperBlockDot<Q5_KAVX2>.self)
     package static let q6_K = entry(AVX2SuperBlockDot<Q6_KAVX2>.self)
 
     /// The table entry of row kernel `K`, with its loops specialised in this module.
@@ -22,10 +25,13 @@ package enum AVX2Kernels {
     /// The AVX2 kernel for `type`, or nil where the portable kernel is used.
     package static func kernel(for type: GGMLType) -> DotKernel? {
         switch type {
+        case .q4_0: q4_0
         case .q4_1: q4_1
         case .q5_0: q5_0
+        case .q5_1: q5_1
         case .q8_0: q8_0
         case .q4_K: q4_K
+        case .q5_K: q5_K
         case .q6_K: q6_K
         default: nil
         }

@@ -6,12 +6,12 @@ import LMKernelsCore
 /// is one integer term per block, `-32·Σ sc·bsum` over the 16 sub-blocks of 16 (`vpmaddwd`),
 /// rather than a second byte dot per group.
 enum Q6_KAVX2: AVX2SuperBlockFormat {
-    static var blockBytes: Int { 210 }
+    static var blockBytes: Int { Q6_K.layoutBytes }
 
     /// The block's 16 Int8 sub-scales, sign-extended.
     @inline(__always)
     static func header(_ block: UnsafeRawPointer) -> SIMD16<Int16> {
-        let s = block.loadUnaligned(fromByteOffset: 192, as: SIMD16<Int8>.self)
+        let s = block.loadUnaligned(fromByteOffset: Q6_K.scalesOffset, as: SIMD16<Int8>.self)
         var r = SIMD16<Int16>()
         for i in 0..<16 { r[i] = Int16(s[i]) }
         return r
@@ -22,8 +22,8 @@ enum Q6_KAVX2: AVX2SuperBlockFormat {
     @inline(__always)
     static func weights(_ block: UnsafeRawPointer, _ g: Int) -> SIMD32<UInt8> {
         let n = g >> 2, k = g & 3
-        let ql = block.loadUnaligned(fromByteOffset: 64 * n + 32 * (k & 1), as: SIMD32<UInt8>.self)
-        let qh = block.loadUnaligned(fromByteOffset: 128 + 32 * n, as: SIMD32<UInt8>.self)
+        let ql = block.loadUnaligned(fromByteOffset: Q6_K.qlOffset + 64 * n + 32 * (k & 1), as: SIMD32<UInt8>.self)
+        let qh = block.loadUnaligned(fromByteOffset: Q6_K.qhOffset + 32 * n, as: SIMD32<UInt8>.self)
         let low = k < 2 ? AVX2.and(ql, AVX2.bytes(0x0f)) : AVX2.shiftRight(ql, 4)
         return AVX2.or(low, AVX2.shiftLeft4(AVX2.and(AVX2.shiftRight(qh, 2 * k), AVX2.bytes(3))))
     }
@@ -41,7 +41,7 @@ enum Q6_KAVX2: AVX2SuperBlockFormat {
     }
 
     @inline(__always)
-    static func scale(_ block: UnsafeRawPointer) -> Float { AVX2.half(block, 208) }
+    static func scale(_ block: UnsafeRawPointer) -> Float { AVX2.half(block, Q6_K.dOffset) }
 
     @inline(__always)
     static func offset(_ block: UnsafeRawPointer, _ header: SIMD16<Int16>, _ x: ActivationRow, _ b: Int) -> Float { 0 }

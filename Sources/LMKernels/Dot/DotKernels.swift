@@ -17,11 +17,9 @@ enum DotKernels {
     static let q5_0 = entry(BlockDot<Q5_0Format>.self)
     static let q5_1 = entry(BlockDot<Q5_1Format>.self)
     static let q8_0 = entry(BlockDot<Q8_0Format>.self)
-    static let q8_1 = entry(BlockDot<Q8_1Format>.self)
     static let q4_K = entry(BlockDot<Q4_KFormat>.self)
     static let q5_K = entry(BlockDot<Q5_KFormat>.self)
     static let q6_K = entry(BlockDot<Q6_KFormat>.self)
-    static let q8_K = entry(BlockDot<Q8_KFormat>.self)
 
     /// The table entry of row kernel `K`, with its loops specialised in this module.
     private static func entry<K: RowKernel>(_: K.Type) -> DotKernel {
@@ -30,6 +28,8 @@ enum DotKernels {
                   matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
     }
 
+    /// The portable kernel of a weight type. Q8_1 and Q8_K are activation formats only: the GGUF
+    /// reader rejects them as tensor types, so no weight matrix has them (a programmer error).
     static func portable(_ type: GGMLType) -> DotKernel {
         switch type {
         case .f32: f32
@@ -40,11 +40,10 @@ enum DotKernels {
         case .q5_0: q5_0
         case .q5_1: q5_1
         case .q8_0: q8_0
-        case .q8_1: q8_1
         case .q4_K: q4_K
         case .q5_K: q5_K
         case .q6_K: q6_K
-        case .q8_K: q8_K
+        case .q8_1, .q8_K: preconditionFailure("\(type) is not a weight type (the GGUF reader rejects it)")
         }
     }
 

@@ -11,7 +11,8 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Swift SIMD code for the baseline target: every type, every CPU; the reference.
     case portable
     /// x86-64 with AVX2, FMA, F16C and BMI2 (x86-64-v3): byte multiply-adds (`vpmaddubsw`) for
-    /// Q4_1, Q5_0, Q8_0, Q4_K and Q6_K; the portable kernels for the other types.
+    /// every quantized type (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K); the portable
+    /// kernels, compiled for the baseline, for the float types.
     case avx2
 
     /// The set this process uses: the best one the CPU supports, unless `$LMSESSION_KERNELS`

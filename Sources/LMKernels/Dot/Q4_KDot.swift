@@ -8,16 +8,16 @@ import LMKernelsCore
 enum Q4_KFormat: BlockFormat {
     typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_K }
-    static var blockBytes: Int { 144 }
+    static var blockBytes: Int { Q4_K.layoutBytes }
     static var groups: Int { 8 }
     static var hasOffset: Bool { true }
 
     @inline(__always)
-    static func header(_ block: UnsafeRawPointer) -> KScales { KScales(block + 4) }
+    static func header(_ block: UnsafeRawPointer) -> KScales { KScales(block + Q4_K.scalesOffset) }
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: KScales, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        nibblePlanes32(block + 16 + 32 * (g >> 1), high: g & 1 == 1)
+        nibblePlanes32(block + Q4_K.qsOffset + 32 * (g >> 1), high: g & 1 == 1)
     }
 
     @inline(__always)
@@ -31,6 +31,6 @@ enum Q4_KFormat: BlockFormat {
 
     @inline(__always)
     static func offset(_ block: UnsafeRawPointer, _ header: KScales, _ x: ActivationRow, _ b: Int) -> Float {
-        -loadF16(block, 2) * x.scales[b] * Float(header.minDot(x.groupSums + 8 * b))
+        -loadF16(block, Q4_K.dminOffset) * x.scales[b] * Float(header.minDot(x.groupSums + 8 * b))
     }
 }

@@ -7,13 +7,13 @@ enum Q5_0Format: BlockFormat {
     typealias Header = Void
     typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
-    static var blockBytes: Int { 22 }
+    static var blockBytes: Int { Q5_0.layoutBytes }
     static var groups: Int { 1 }
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let high = fifthBits(block.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
-        let low = nibblePairPlanes(block + 6)
+        let high = fifthBits(block.loadUnaligned(fromByteOffset: Q5_0.qhOffset, as: UInt32.self))
+        let low = nibblePairPlanes(block + Q5_0.qsOffset)
         let sixteen = SIMD16<Int16>(repeating: 16)
         return ((low.0 | high.0) &- sixteen, (low.1 | high.1) &- sixteen)
     }

@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q8_0`, as ggml's `block_q8_0`: 32 weights in 34 bytes (8.5 bits per weight).
 ///
@@ -9,9 +8,9 @@ import LMKernelsCore
 /// Also the activation format that Q4_0/Q5_0/Q8_0 weights are dotted with.
 public enum Q8_0: TensorFormat {
     public static let type = GGMLType.q8_0
-    public static let dOffset = 0
-    public static let qsOffset = 2
-    public static let layoutBytes = qsOffset + 32
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var qsOffset: Int { 2 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 32 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)

@@ -1,11 +1,10 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `F32`: IEEE 754 binary32, little-endian. 32 bits per weight; a "block" is one element of
 /// 4 bytes.
 public enum F32: TensorFormat {
     public static let type = GGMLType.f32
-    public static let layoutBytes = 4
+    @inlinable public static var layoutBytes: Int { 4 }
 
     @inline(__always)
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {

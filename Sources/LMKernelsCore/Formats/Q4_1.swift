@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q4_1`, as ggml's `block_q4_1`: 32 weights in 20 bytes (5 bits per weight).
 ///
@@ -10,10 +9,10 @@ import LMKernelsCore
 /// weight = nibble * d + m. Dotted with Q8_1 activations (whose `s` carries the m term).
 public enum Q4_1: TensorFormat {
     public static let type = GGMLType.q4_1
-    public static let dOffset = 0
-    public static let mOffset = 2
-    public static let qsOffset = 4
-    public static let layoutBytes = qsOffset + 16
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var mOffset: Int { 2 }
+    @inlinable public static var qsOffset: Int { 4 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 16 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)

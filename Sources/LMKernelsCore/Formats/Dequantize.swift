@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// Dequantizes `count` elements of `type` (a whole number of blocks) from `src` into `dst`: the
 /// single dispatch point from a GGUF type to its reference ``TensorFormat``.
@@ -33,6 +32,6 @@ extension WeightMatrix {
     /// - Precondition: `0 <= r < rows`.
     public func dequantizeRow(_ r: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(r >= 0 && r < rows, "row \(r) outside 0..<\(rows)")
-        LMKernels.dequantizeRow(type: type, row(r), into: out, count: cols)
+        LMKernelsCore.dequantizeRow(type: type, row(r), into: out, count: cols)
     }
 }

@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q6_K`, as ggml's `block_q6_K`: a super-block of 256 weights in 210 bytes (6.5625 bits
 /// per weight), 16 sub-blocks of 16 with signed 8-bit scales.
@@ -15,11 +14,11 @@ import LMKernelsCore
 /// weight = d * scale[s] * (q6 - 32). Dotted with Q8_K activations.
 public enum Q6_K: TensorFormat {
     public static let type = GGMLType.q6_K
-    public static let qlOffset = 0
-    public static let qhOffset = 128
-    public static let scalesOffset = 192
-    public static let dOffset = 208
-    public static let layoutBytes = dOffset + 2
+    @inlinable public static var qlOffset: Int { 0 }
+    @inlinable public static var qhOffset: Int { 128 }
+    @inlinable public static var scalesOffset: Int { 192 }
+    @inlinable public static var dOffset: Int { 208 }
+    @inlinable public static var layoutBytes: Int { dOffset + 2 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)

@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q8_1`, as ggml's `block_q8_1`: 32 weights in 36 bytes (9 bits per weight). Used only as
 /// the activation format that Q4_1/Q5_1 weights are dotted with.
@@ -9,10 +8,10 @@ import LMKernelsCore
 ///     offset 4   i8   qs[32]   value i = qs[i] * d
 public enum Q8_1: TensorFormat {
     public static let type = GGMLType.q8_1
-    public static let dOffset = 0
-    public static let sOffset = 2
-    public static let qsOffset = 4
-    public static let layoutBytes = qsOffset + 32
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var sOffset: Int { 2 }
+    @inlinable public static var qsOffset: Int { 4 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 32 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)

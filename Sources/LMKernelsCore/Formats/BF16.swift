@@ -1,11 +1,10 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `BF16`: bfloat16 (the top 16 bits of a binary32), little-endian. 16 bits per weight; a
 /// "block" is one element of 2 bytes. Converted with ``bf16ToFloat(_:)``.
 public enum BF16: TensorFormat {
     public static let type = GGMLType.bf16
-    public static let layoutBytes = 2
+    @inlinable public static var layoutBytes: Int { 2 }
 
     @inline(__always)
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {

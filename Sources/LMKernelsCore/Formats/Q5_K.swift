@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q5_K`, as ggml's `block_q5_K`: a super-block of 256 weights in 176 bytes (5.5 bits per
 /// weight), 8 sub-blocks of 32 with 6-bit scales and mins packed as in ``Q4_K``.
@@ -13,12 +12,12 @@ import LMKernelsCore
 /// weight = d * scale[s] * (nibble | highBit << 4) - dmin * min[s]. Dotted with Q8_K activations.
 public enum Q5_K: TensorFormat {
     public static let type = GGMLType.q5_K
-    public static let dOffset = 0
-    public static let dminOffset = 2
-    public static let scalesOffset = 4
-    public static let qhOffset = 16
-    public static let qsOffset = 48
-    public static let layoutBytes = qsOffset + 128
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var dminOffset: Int { 2 }
+    @inlinable public static var scalesOffset: Int { 4 }
+    @inlinable public static var qhOffset: Int { 16 }
+    @inlinable public static var qsOffset: Int { 48 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 128 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)

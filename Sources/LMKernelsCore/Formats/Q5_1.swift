@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q5_1`, as ggml's `block_q5_1`: 32 weights in 24 bytes (6 bits per weight).
 ///
@@ -11,11 +10,11 @@ import LMKernelsCore
 /// weight = (nibble | highBit << 4) * d + m.
 public enum Q5_1: TensorFormat {
     public static let type = GGMLType.q5_1
-    public static let dOffset = 0
-    public static let mOffset = 2
-    public static let qhOffset = 4
-    public static let qsOffset = 8
-    public static let layoutBytes = qsOffset + 16
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var mOffset: Int { 2 }
+    @inlinable public static var qhOffset: Int { 4 }
+    @inlinable public static var qsOffset: Int { 8 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 16 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)

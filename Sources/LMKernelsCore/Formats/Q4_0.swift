@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q4_0`, as ggml's `block_q4_0`: 32 weights in 18 bytes (4.5 bits per weight).
 ///
@@ -9,9 +8,9 @@ import LMKernelsCore
 /// weight = (nibble - 8) * d.
 public enum Q4_0: TensorFormat {
     public static let type = GGMLType.q4_0
-    public static let dOffset = 0
-    public static let qsOffset = 2
-    public static let layoutBytes = qsOffset + 16
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var qsOffset: Int { 2 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 16 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)

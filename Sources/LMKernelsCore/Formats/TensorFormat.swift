@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// One GGUF tensor element type: its block layout and a plain reference dequantization.
 ///

@@ -1,11 +1,10 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `F16`: IEEE 754 binary16, little-endian. 16 bits per weight; a "block" is one element of
 /// 2 bytes. Converted with ``halfToFloat(_:)``.
 public enum F16: TensorFormat {
     public static let type = GGMLType.f16
-    public static let layoutBytes = 2
+    @inlinable public static var layoutBytes: Int { 2 }
 
     @inline(__always)
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {

@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q4_K`, as ggml's `block_q4_K`: a super-block of 256 weights in 144 bytes (4.5 bits per
 /// weight), split into 8 sub-blocks of 32 with 6-bit scales and mins.
@@ -13,11 +12,11 @@ import LMKernelsCore
 /// weight = d * scale[s] * nibble - dmin * min[s] for sub-block s. Dotted with Q8_K activations.
 public enum Q4_K: TensorFormat {
     public static let type = GGMLType.q4_K
-    public static let dOffset = 0
-    public static let dminOffset = 2
-    public static let scalesOffset = 4
-    public static let qsOffset = 16
-    public static let layoutBytes = qsOffset + 128
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var dminOffset: Int { 2 }
+    @inlinable public static var scalesOffset: Int { 4 }
+    @inlinable public static var qsOffset: Int { 16 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 128 }
 
     /// Six-bit scale and min of sub-block `j` (0..<8) from the 12 packed bytes at `scales`, as
     /// ggml's `get_scale_min_k4`. Bytes 0-3 hold scales 0-3 (low 6 bits) and the top 2 bits of

@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// ggml's `block_q8_K` (GGUF type `Q8_K`): 256 values in 292 bytes. Used only as the activation
 /// format that K-quant weights are dotted with.
@@ -9,10 +8,10 @@ import LMKernelsCore
 ///     offset 260   i16  bsums[16]  bsums[g] = sum of qs[16g..<16g + 16], little-endian
 public enum Q8_K: TensorFormat {
     public static let type = GGMLType.q8_K
-    public static let dOffset = 0
-    public static let qsOffset = 4
-    public static let bsumsOffset = 260
-    public static let layoutBytes = bsumsOffset + 2 * 16
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var qsOffset: Int { 4 }
+    @inlinable public static var bsumsOffset: Int { 260 }
+    @inlinable public static var layoutBytes: Int { bsumsOffset + 2 * 16 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = Float(bitPattern: UInt32(littleEndian: block.loadUnaligned(fromByteOffset: dOffset, as: UInt32.self)))

@@ -1,5 +1,3 @@
-import LMKernelsCore
-
 /// IEEE 754 binary16 ("half", GGUF F16) and bfloat16 (GGUF BF16) conversions by bit manipulation,
 /// so no per-element library call is needed on CPUs without F16C.
 

@@ -1,5 +1,4 @@
 import LMGGUF
-import LMKernelsCore
 
 /// GGUF `Q5_0`, as ggml's `block_q5_0`: 32 weights in 22 bytes (5.5 bits per weight).
 ///
@@ -10,10 +9,10 @@ import LMKernelsCore
 /// weight = ((nibble | highBit << 4) - 16) * d.
 public enum Q5_0: TensorFormat {
     public static let type = GGMLType.q5_0
-    public static let dOffset = 0
-    public static let qhOffset = 2
-    public static let qsOffset = 6
-    public static let layoutBytes = qsOffset + 16
+    @inlinable public static var dOffset: Int { 0 }
+    @inlinable public static var qhOffset: Int { 2 }
+    @inlinable public static var qsOffset: Int { 6 }
+    @inlinable public static var layoutBytes: Int { qsOffset + 16 }
 
     public static func dequantize(block: UnsafeRawPointer, into out: UnsafeMutablePointer<Float>) {
         let d = block.loadHalf(fromByteOffset: dOffset)
