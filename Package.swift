@@ -3,7 +3,8 @@ import PackageDescription
 
 // Module arrows point one way:
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
-//   LMTokenizer depends only on LMGGUF; LMGrammar depends on nothing.
+//   LMTokenizer depends only on LMGGUF; LMGrammar and LMJinja depend on nothing;
+//   LMTransformer uses LMJinja to render a GGUF's own chat template.
 //
 // No unsafeFlags: a package that sets them cannot be a versioned dependency. The opt-in trait
 // `X86V3` swaps in the AVX2 kernels (Sources/LMKernels/Dot/AVX2, `#if X86V3`), which call x86
@@ -27,8 +28,9 @@ let package = Package(
         .target(name: "LMGGUF"),
         .target(name: "LMKernels", dependencies: ["LMGGUF"], swiftSettings: avx2Kernels),
         .target(name: "LMTokenizer", dependencies: ["LMGGUF"]),
-        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer"]),
+        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer", "LMJinja"]),
         .target(name: "LMGrammar"),
+        .target(name: "LMJinja"),
         .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"]),
 
@@ -38,6 +40,7 @@ let package = Package(
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
+        .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
