@@ -85,7 +85,8 @@ import TestSupport
         switch (kind, error) {
         case ("syntax", .syntax), ("raise_exception", .raised), ("undefined", .undefined), ("security", .security),
              ("TemplateRuntimeError", .runtime), ("TypeError", .typeError), ("ValueError", .typeError),
-             ("ZeroDivisionError", .typeError), ("OverflowError", .typeError):
+             ("ZeroDivisionError", .typeError), ("OverflowError", .typeError), ("OverflowError", .limitExceeded),
+             ("SyntaxError", .syntax):
             true
         default:
             false

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tests/LMJinjaTests/make_expected.py: the reference renders LMJinja is checked against.
 
-usage: Tests/LMJinjaTests/make_expected.py      (from anywhere; rewrites Reference/expected.json)
+usage: Tests/LMJinjaTests/make_expected.py      (from anywhere; rewrites Reference/expected.json
+                                                 and Reference/snippets-expected.json)
 
 Renders every chat template in llama.cpp b11312's models/templates/*.jinja (the tree that
 Scripts/llama-cpp-source fetches) with every conversation in Reference/conversations.json, using
@@ -12,7 +13,10 @@ renders its body, a `tojson` filter that is json.dumps(x, ensure_ascii=False, in
 separators=None, sort_keys=False), and the globals raise_exception(message) and
 strftime_now(format) (here reading the fixed clock in conversations.json).
 
-Only facts about the outputs are written (SHA-256 and UTF-8 length of each render, or the kind of
+It also renders the small templates of Reference/snippets.json (written for LMJinja, one
+language feature each) and writes their outputs verbatim to Reference/snippets-expected.json.
+
+For the llama.cpp templates only facts about the outputs are written (SHA-256 and UTF-8 length of each render, or the kind of
 error jinja2 raised), never template text, so the file can be committed. The Swift tests render the
 same templates from the same tree and compare digests.
 """
@@ -140,5 +144,22 @@ def main():
           f"{renders} renders, {len(cases) - renders} raise", file=sys.stderr)
 
 
+def snippets(env):
+    cases = json.load(open(os.path.join(HERE, "Reference", "snippets.json"), encoding="utf-8"))
+    out = []
+    for case in cases:
+        row = {"name": case["name"]}
+        try:
+            row["output"] = env.from_string(case["template"]).render(**case["variables"])
+        except Exception as e:
+            row["raises"] = error_kind(e)
+        out.append(row)
+    with open(os.path.join(HERE, "Reference", "snippets-expected.json"), "w", encoding="utf-8") as f:
+        f.write("[\n" + ",\n".join("  " + json.dumps(r, ensure_ascii=False) for r in out) + "\n]\n")
+    print(f"{len(out)} snippets: {sum('raises' in r for r in out)} raise", file=sys.stderr)
+
+
 if __name__ == "__main__":
     main()
+    spec = json.load(open(os.path.join(HERE, "Reference", "conversations.json"), encoding="utf-8"))
+    snippets(environment(datetime.datetime.fromisoformat(spec["now"])))
