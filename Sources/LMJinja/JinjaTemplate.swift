@@ -10,6 +10,8 @@
 /// A template is untrusted input (it ships inside every GGUF file): loading and rendering never
 /// touch files or Python internals, every render is bounded by ``JinjaLimits``, and every failure
 /// is a ``JinjaError``. Constructs LMJinja does not support fail when the template loads.
+/// Loading and rendering run on a thread of their own with a 32 MiB stack (the caller waits), so
+/// the depth limits hold whatever thread calls.
 public struct JinjaTemplate: Sendable {
     /// The template text as given.
     public let source: String
@@ -24,9 +26,12 @@ public struct JinjaTemplate: Sendable {
     public init(_ source: String, limits: JinjaLimits = .default) throws(JinjaError) {
         self.source = source
         self.limits = limits
-        let tokens = try Lexer.tokenize(source)
-        body = try Parser.parse(tokens, maxNesting: limits.maxNesting)
-        try Checker.check(body)
+        body = try LargeStack.run { () throws(JinjaError) -> [Stmt] in
+            let tokens = try Lexer.tokenize(source)
+            let body = try Parser.parse(tokens, maxNesting: limits.maxNesting)
+            try Checker.check(body)
+            return body
+        }
     }
 
     /// Renders the template with `variables` (for a chat: `messages`, `add_generation_prompt`,
@@ -40,8 +45,10 @@ public struct JinjaTemplate: Sendable {
     ///   when the render crosses `limits`; ``JinjaError/unsupported(construct:at:)`` when it would
     ///   print a Python object whose text holds a memory address or call an unimplemented method.
     public func render(_ variables: [String: JinjaValue], options: JinjaRenderOptions = JinjaRenderOptions()) throws(JinjaError) -> JinjaRendering {
-        let renderer = try Renderer(variables: variables, options: options, limits: limits)
-        let text = try renderer.run(body)
-        return JinjaRendering(text: text.string, segments: text.segments)
+        try LargeStack.run { () throws(JinjaError) -> JinjaRendering in
+            let renderer = try Renderer(variables: variables, options: options, limits: limits)
+            let text = try renderer.run(body)
+            return JinjaRendering(text: text.string, segments: text.segments)
+        }
     }
 }

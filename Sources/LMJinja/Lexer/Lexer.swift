@@ -69,6 +69,16 @@ struct Lexer {
 
     private func at(_ i: Int) -> Unicode.Scalar? { i < src.count ? src[i] : nil }
 
+    /// The source text of `range` (scalar offsets), built from UTF-8 directly (fast for ASCII).
+    private func text(_ range: Range<Int>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count)
+        for s in src[range] {
+            if s.value < 0x80 { bytes.append(UInt8(s.value)) } else { UTF8.encode(s) { bytes.append($0) } }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private func matches(_ literal: String, at i: Int) -> Bool {
         var j = i
         for s in literal.unicodeScalars {
@@ -95,12 +105,12 @@ struct Lexer {
     private mutating func run() throws(JinjaError) {
         while pos < src.count {
             guard let (start, tag, sign, end) = nextTag() else {
-                emit(.data(String(String.UnicodeScalarView(src[pos...]))), at: pos)
+                emit(.data(text(pos..<src.count)), at: pos)
                 pos = src.count
                 break
             }
-            let text = strippedText(src[pos..<start], sign: sign, tag: tag)
-            if !text.isEmpty { emit(.data(String(String.UnicodeScalarView(text))), at: pos) }
+            let kept = strippedText(pos..<start, sign: sign, tag: tag)
+            if !kept.isEmpty { emit(.data(text(kept)), at: pos) }
             lineStarting = src[end - 1] == "\n"
             switch tag {
             case .variable:
@@ -158,18 +168,19 @@ struct Lexer {
 
     /// Text before a tag after whitespace control: `-` strips all trailing whitespace; otherwise
     /// (unless `+`) a block, comment or raw tag preceded on its line only by whitespace takes it.
-    private func strippedText(_ text: ArraySlice<Unicode.Scalar>, sign: Unicode.Scalar?, tag: Tag) -> ArraySlice<Unicode.Scalar> {
+    private func strippedText(_ range: Range<Int>, sign: Unicode.Scalar?, tag: Tag) -> Range<Int> {
         if sign == "-" {
-            var end = text.endIndex
-            while end > text.startIndex, PythonUnicode.isSpace(text[end - 1]) { end -= 1 }
-            return text[text.startIndex..<end]
+            var end = range.upperBound
+            while end > range.lowerBound, PythonUnicode.isSpace(src[end - 1]) { end -= 1 }
+            return range.lowerBound..<end
         }
-        guard sign != "+", tag != .variable else { return text }
-        let lineStart = (text.lastIndex(of: "\n").map { $0 + 1 }) ?? text.startIndex
-        guard lineStart > text.startIndex || lineStarting else { return text }
-        let tail = text[lineStart...]
-        guard !tail.isEmpty, tail.allSatisfy(PythonUnicode.isSpace) else { return text }
-        return text[text.startIndex..<lineStart]
+        guard sign != "+", tag != .variable else { return range }
+        var lineStart = range.upperBound
+        while lineStart > range.lowerBound, src[lineStart - 1] != "\n" { lineStart -= 1 }
+        guard lineStart > range.lowerBound || lineStarting else { return range }
+        let tail = src[lineStart..<range.upperBound]
+        guard !tail.isEmpty, tail.allSatisfy(PythonUnicode.isSpace) else { return range }
+        return range.lowerBound..<lineStart
     }
 
     // MARK: - Comments and raw blocks
@@ -201,8 +212,8 @@ struct Lexer {
                     else if matches("-%}", at: j) { end = skipSpace(from: j + 3) }
                     else if matches("%}", at: j) { end = j + 2 + (at(j + 2) == "\n" ? 1 : 0) }
                     if let end {
-                        let text = strippedText(src[pos..<i], sign: sign, tag: .raw)
-                        if !text.isEmpty { emit(.data(String(String.UnicodeScalarView(text))), at: pos) }
+                        let kept = strippedText(pos..<i, sign: sign, tag: .raw)
+                        if !kept.isEmpty { emit(.data(text(kept)), at: pos) }
                         pos = end
                         lineStarting = src[end - 1] == "\n"
                         return
@@ -234,25 +245,29 @@ struct Lexer {
             }
             lineStarting = false
             if let end = floatEnd(at: pos) {
-                let text = String(String.UnicodeScalarView(src[pos..<end].filter { $0 != "_" }))
-                emit(.float(Double(text) ?? .infinity), at: pos)
+                emit(.float(Double(text(pos..<end).filter { $0 != "_" }) ?? .infinity), at: pos)
                 pos = end
             } else if let (end, value) = try integer(at: pos) {
                 emit(.integer(value), at: pos)
                 pos = end
-            } else if PythonUnicode.isWord(c) || c.properties.generalCategory == .nonspacingMark {
+            } else if Self.isNameCharacter(c) || c.properties.generalCategory == .nonspacingMark {
                 var end = pos
-                while end < src.count, PythonUnicode.isWord(src[end]) || src[end].properties.isXIDContinue { end += 1 }
+                var ascii = true
+                while end < src.count, Self.isNameCharacter(src[end]) {
+                    ascii = ascii && src[end].isASCII
+                    end += 1
+                }
                 let name = src[pos..<end]
-                guard let first = name.first, first == "_" || first.properties.isXIDStart,
-                      name.dropFirst().allSatisfy({ $0.properties.isXIDContinue }) else {
+                // An ASCII name here cannot start with a digit (numbers are matched first).
+                guard end > pos, ascii || (name.first.map { $0 == "_" || $0.properties.isXIDStart } ?? false
+                    && name.dropFirst().allSatisfy({ $0.properties.isXIDContinue })) else {
                     throw fail("Invalid character in identifier", at: pos)
                 }
-                emit(.name(String(String.UnicodeScalarView(name))), at: pos)
+                emit(.name(text(name.startIndex..<name.endIndex)), at: pos)
                 pos = end
             } else if c == "'" || c == "\"" {
                 guard let end = stringEnd(at: pos) else { throw fail("unexpected char \(PythonRepr.string(String(c))) at \(pos)", at: pos) }
-                let body = String(String.UnicodeScalarView(src[(pos + 1)..<(end - 1)]))
+                let body = text((pos + 1)..<(end - 1))
                 let value = try StringLiteral.unescape(body, at: location(pos))
                 emit(.string(value), at: pos)
                 pos = end
@@ -358,7 +373,7 @@ struct Lexer {
             }
         }
         guard let end else { return nil }
-        let digits = String(String.UnicodeScalarView(src[digitsStart..<end].filter { $0 != "_" }))
+        let digits = text(digitsStart..<end).filter { $0 != "_" }
         guard let value = Int(digits, radix: radix) else {
             throw .unsupported(construct: "integer literal beyond 64 bits", at: location(i))
         }
@@ -378,11 +393,39 @@ struct Lexer {
     }
 
     private func operatorAt(_ i: Int) -> (Token.Op, Int)? {
-        if let b = at(i + 1) {
-            let two = String(String.UnicodeScalarView([src[i], b]))
-            if let op = Token.Op(rawValue: two) { return (op, i + 2) }
+        let next = at(i + 1)
+        switch src[i] {
+        case "/": return next == "/" ? (.floordiv, i + 2) : (.div, i + 1)
+        case "*": return next == "*" ? (.pow, i + 2) : (.mul, i + 1)
+        case "=": return next == "=" ? (.eq, i + 2) : (.assign, i + 1)
+        case "!": return next == "=" ? (.ne, i + 2) : nil
+        case ">": return next == "=" ? (.gteq, i + 2) : (.gt, i + 1)
+        case "<": return next == "=" ? (.lteq, i + 2) : (.lt, i + 1)
+        case "+": return (.add, i + 1)
+        case "-": return (.sub, i + 1)
+        case "%": return (.mod, i + 1)
+        case "~": return (.tilde, i + 1)
+        case "[": return (.lbracket, i + 1)
+        case "]": return (.rbracket, i + 1)
+        case "(": return (.lparen, i + 1)
+        case ")": return (.rparen, i + 1)
+        case "{": return (.lbrace, i + 1)
+        case "}": return (.rbrace, i + 1)
+        case ".": return (.dot, i + 1)
+        case ":": return (.colon, i + 1)
+        case "|": return (.pipe, i + 1)
+        case ",": return (.comma, i + 1)
+        case ";": return (.semicolon, i + 1)
+        default: return nil
         }
-        if let op = Token.Op(rawValue: String(src[i])) { return (op, i + 1) }
-        return nil
+    }
+
+    /// Characters of a name: Python's `\w` (ASCII checked without Unicode tables).
+    private static func isNameCharacter(_ s: Unicode.Scalar) -> Bool {
+        if s.isASCII {
+            let v = s.value
+            return (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) || v == 0x5F
+        }
+        return PythonUnicode.isWord(s) || s.properties.isXIDContinue
     }
 }

@@ -8,6 +8,8 @@ enum StringLiteral {
     ///   or a code point beyond U+10FFFF; ``JinjaError/unsupported(construct:at:)`` for `\N{name}`
     ///   and escapes that make a lone surrogate (Swift strings cannot hold one).
     static func unescape(_ body: String, at location: JinjaSourceLocation) throws(JinjaError) -> String {
+        // Without a backslash the decoding gives the text back unchanged.
+        if !body.utf8.contains(UInt8(ascii: "\\")) { return body }
         // backslashreplace: every non-ASCII scalar becomes its \x, \u or \U escape.
         var ascii: [Unicode.Scalar] = []
         for s in body.unicodeScalars {
