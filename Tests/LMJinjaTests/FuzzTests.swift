@@ -5,7 +5,10 @@ import TestSupport
 
 /// Mutated real chat templates (byte flips, truncations, tag-level shuffles and splices, seeded)
 /// must load or fail with a ``JinjaError``, and render or fail with one, each within a bounded
-/// time: no crash, no hang.
+/// time: no crash, no hang. make_expected.py applies the same mutations and records jinja2's
+/// outcome for each (`Reference/fuzz-expected.json`), so the fuzz is also differential: where
+/// jinja2 renders, LMJinja renders the same bytes (unless the tighter fuzz limits stop it), and
+/// where jinja2 refuses, LMJinja refuses.
 @Suite struct FuzzTests {
     static let cases = 3000
 
@@ -82,37 +85,88 @@ import TestSupport
         #expect(conversations.count == 2)
         let limits = JinjaLimits(maxCallDepth: 24, maxIterations: 20_000, maxOutputBytes: 256 << 10)
         let options = JinjaRenderOptions(now: data.now)
+        let expected = try Self.expectedOutcomes()
+        #expect(expected.count == Self.cases, "Reference/fuzz-expected.json has \(expected.count) outcomes")
         var rng = SplitMix64(seed: 0x4A49_4E4A_415F_4655)
-        var loaded = 0, rendered = 0
+        var loaded = 0, rendered = 0, identical = 0, refusedAlike = 0, limited = 0
         var loadErrors: [String: Int] = [:], renderErrors: [String: Int] = [:]
         var slowest = Duration.zero
         let clock = ContinuousClock()
         let start = clock.now
-        for _ in 0..<Self.cases {
+        for n in 0..<Self.cases {
             let i = Int(rng.next() % UInt64(sources.count)), j = Int(rng.next() % UInt64(sources.count))
             var source = Self.mutate(sources[i], other: sources[j], &rng)
             if rng.next() % 3 == 0 { source = Self.mutate(source, other: sources[i], &rng) }
             let conversation = conversations[Int(rng.next() % UInt64(conversations.count))]
             let began = clock.now
+            var outcome: Result<String, JinjaError>
             do {
                 let template = try JinjaTemplate(source, limits: limits)
                 loaded += 1
                 do {
-                    _ = try template.render(conversation.variables, options: options)
+                    outcome = .success(try template.render(conversation.variables, options: options).text)
                     rendered += 1
                 } catch {
                     renderErrors[error.kindName, default: 0] += 1
+                    outcome = .failure(error)
                 }
             } catch {
                 loadErrors[error.kindName, default: 0] += 1
+                outcome = .failure(error)
             }
             slowest = max(slowest, clock.now - began)
+            guard n < expected.count else { continue }
+            switch (expected[n], outcome) {
+            case let (.rendered(prefix, bytes), .success(text)):
+                if SHA256.hex(text.utf8).hasPrefix(prefix), text.utf8.count == bytes {
+                    identical += 1
+                } else {
+                    Issue.record("case \(n): output differs from jinja2's")
+                }
+            case (.rendered, .failure(.limitExceeded)):
+                limited += 1
+            case let (.rendered, .failure(error)):
+                Issue.record("case \(n): jinja2 renders, LMJinja throws \(error)")
+            case (.refused, .failure):
+                refusedAlike += 1
+            case let (.refused(kind), .success):
+                Issue.record("case \(n): jinja2 raises \(kind), LMJinja renders")
+            case (.timedOut, _):
+                break
+            }
         }
         let total = clock.now - start
         print("fuzz: \(Self.cases) mutated templates in \(total): \(loaded) loaded (\(rendered) rendered), load errors \(loadErrors.sorted { $0.key < $1.key }), render errors \(renderErrors.sorted { $0.key < $1.key }), slowest case \(slowest)")
+        print("fuzz vs jinja2: \(identical) renders identical, \(refusedAlike) refusals alike, \(limited) stopped by the fuzz limits")
         #expect(loaded + loadErrors.values.reduce(0, +) == Self.cases)
         #expect(rendered > 0 && loaded > rendered && loaded < Self.cases, "mutations should exercise load errors, render errors and renders")
         #expect(slowest < .seconds(5))
+    }
+}
+
+extension FuzzTests {
+    enum Expected {
+        case rendered(sha256Prefix: String, bytes: Int)
+        case refused(String)
+        case timedOut
+    }
+
+    static func expectedOutcomes() throws -> [Expected] {
+        let url = ConformanceData.directory.appendingPathComponent("fuzz-expected.json")
+        guard case let .array(items)? = try JinjaValue(parsingJSON: String(contentsOf: url, encoding: .utf8))["outcomes"] else {
+            throw ConformanceData.DataError("fuzz-expected.json has no outcomes")
+        }
+        return try items.map { item in
+            guard case let .string(s) = item else { throw ConformanceData.DataError("bad outcome \(item)") }
+            let parts = s.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            switch parts.first {
+            case "r": 
+                guard parts.count == 3, let bytes = Int(parts[2]) else { throw ConformanceData.DataError("bad outcome \(s)") }
+                return .rendered(sha256Prefix: parts[1], bytes: bytes)
+            case "x", "l": return .refused(parts.dropFirst().joined(separator: ":"))
+            default: return .timedOut
+            }
+        }
     }
 }
 

@@ -159,7 +159,159 @@ def snippets(env):
     print(f"{len(out)} snippets: {sum('raises' in r for r in out)} raise", file=sys.stderr)
 
 
+# ---------------------------------------------------------------- differential fuzz
+# The same seeded mutations as FuzzTests.swift (SplitMix64, byte flips, truncations, tag-level
+# shuffles and splices of the real templates), rendered by jinja2. Only digests are written.
+
+FUZZ_SEED = 0x4A494E4A415F4655
+FUZZ_CASES = 3000
+MASK = (1 << 64) - 1
+INTERESTING = b"{}%#-+()[]'\"|.~,:=!<>*/ \n\\_0a"
+
+
+class SplitMix64:
+    def __init__(self, seed):
+        self.state = seed
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+
+def chunks(source):
+    b = source.encode("utf-8")
+    out, start, i, inside = [], 0, 0, False
+    while i + 1 < len(b):
+        if not inside and b[i] == 0x7B and b[i + 1] in b"{%#":
+            if i > start:
+                out.append(b[start:i].decode("utf-8", "replace"))
+            start, inside, i = i, True, i + 2
+        elif inside and b[i + 1] == 0x7D and b[i] in b"}%#":
+            out.append(b[start:i + 2].decode("utf-8", "replace"))
+            start, inside, i = i + 2, False, i + 2
+        else:
+            i += 1
+    if start < len(b):
+        out.append(b[start:].decode("utf-8", "replace"))
+    return out
+
+
+def mutate(source, other, rng):
+    kind = rng.next() % 5
+    if kind == 0:
+        b = bytearray(source.encode("utf-8"))
+        if not b:
+            return source
+        for _ in range(1 + rng.next() % 8):
+            i = rng.next() % len(b)
+            b[i] = rng.next() & 0xFF if rng.next() % 2 == 0 else INTERESTING[rng.next() % len(INTERESTING)]
+        return bytes(b).decode("utf-8", "replace")
+    if kind == 1:
+        b = source.encode("utf-8")
+        return b[:rng.next() % (len(b) + 1)].decode("utf-8", "replace")
+    if kind == 2:
+        c = chunks(source)
+        if len(c) <= 1:
+            return source
+        i = rng.next() % len(c)
+        j = rng.next() % len(c)
+        c[i], c[j] = c[j], c[i]
+        return "".join(c)
+    if kind == 3:
+        c = chunks(source)
+        if not c:
+            return source
+        for _ in range(1 + rng.next() % 4):
+            if not c:
+                continue
+            i = rng.next() % len(c)
+            if rng.next() % 2 == 0:
+                del c[i]
+            else:
+                c.insert(i, c[i])
+        return "".join(c)
+    c, d = chunks(source), chunks(other)
+    if not d:
+        return source
+    start = rng.next() % len(d)
+    n = 1 + rng.next() % 6
+    at = rng.next() % (len(c) + 1)
+    c[at:at] = d[start:min(len(d), start + n)]
+    return "".join(c)
+
+
+class Timeout(Exception):
+    pass
+
+
+def fuzz(env, sources, conversations):
+    """One outcome per case: "r:<sha256 prefix>:<utf8 bytes>" rendered, "x:<kind>" raised while
+    rendering, "l:<kind>" refused when loading, "t" out of time (any outcome accepted)."""
+    import signal
+
+    def alarm(*_):
+        raise Timeout()
+
+    signal.signal(signal.SIGALRM, alarm)
+    rng = SplitMix64(FUZZ_SEED)
+    outcomes = []
+    for _ in range(FUZZ_CASES):
+        i = rng.next() % len(sources)
+        j = rng.next() % len(sources)
+        source = mutate(sources[i], sources[j], rng)
+        if rng.next() % 3 == 0:
+            source = mutate(source, sources[i], rng)
+        conv = conversations[rng.next() % len(conversations)]
+        signal.alarm(3)
+        try:
+            try:
+                template = env.from_string(source)
+            except Timeout:
+                raise
+            except BaseException as e:
+                outcomes.append("l:" + error_kind(e))
+                continue
+            try:
+                out = template.render(**json.loads(json.dumps(conv)))
+                outcomes.append(f"r:{sha256(out)[:16]}:{len(out.encode('utf-8'))}")
+            except Timeout:
+                raise
+            except BaseException as e:
+                outcomes.append("x:" + error_kind(e))
+        except Timeout:
+            outcomes.append("t")
+        finally:
+            signal.alarm(0)
+    return outcomes
+
+
+def write_fuzz(env, spec, tree):
+    paths = sorted(glob.glob(os.path.join(tree, "models", "templates", "*.jinja")))
+    sources = [open(p, encoding="utf-8", newline="").read() for p in paths]
+    by_name = {c["name"]: c for c in spec["conversations"]}
+    conversations = [dict(by_name[n]["variables"], bos_token=spec["bos_token"], eos_token=spec["eos_token"])
+                     for n in ("multi_turn", "tool_call")]
+    outcomes = fuzz(env, sources, conversations)
+    with open(os.path.join(HERE, "Reference", "fuzz-expected.json"), "w", encoding="utf-8") as f:
+        f.write('{"about": "jinja2 outcomes of FuzzTests.swift\'s mutated templates (make_expected.py, same seed and '
+                'mutations): r:<sha256 prefix>:<bytes>, x:<error while rendering>, l:<error while loading>, t: timeout",\n')
+        f.write(f' "seed": {FUZZ_SEED}, "cases": {FUZZ_CASES},\n "outcomes": [\n')
+        f.write(",\n".join(json.dumps(o) for o in outcomes))
+        f.write("\n]}\n")
+    counts = {}
+    for o in outcomes:
+        counts[o[0]] = counts.get(o[0], 0) + 1
+    print(f"fuzz: {counts}", file=sys.stderr)
+
+
 if __name__ == "__main__":
     main()
     spec = json.load(open(os.path.join(HERE, "Reference", "conversations.json"), encoding="utf-8"))
-    snippets(environment(datetime.datetime.fromisoformat(spec["now"])))
+    env = environment(datetime.datetime.fromisoformat(spec["now"]))
+    snippets(env)
+    tree = subprocess.run([os.path.join(ROOT, "Scripts", "llama-cpp-source")], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    write_fuzz(env, spec, tree)

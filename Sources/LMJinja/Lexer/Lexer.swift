@@ -186,6 +186,8 @@ struct Lexer {
     // MARK: - Comments and raw blocks
 
     private mutating func skipComment(openedAt start: Int) throws(JinjaError) {
+        // jinja2 reports a missing end only when some text follows the opening.
+        if pos >= src.count { return }
         var i = pos
         while i < src.count {
             if matches("+#}", at: i) { pos = i + 3; break }
@@ -198,6 +200,7 @@ struct Lexer {
     }
 
     private mutating func lexRaw(openedAt start: Int) throws(JinjaError) {
+        if pos >= src.count { return }
         var i = pos
         while i + 1 < src.count {
             if src[i] == "{", src[i + 1] == "%" {
