@@ -119,3 +119,26 @@ extension JinjaError {
         return nil
     }
 }
+
+/// Where LMJinja knowingly differs from jinja2 (docs/jinja.md): it fails instead of printing
+/// something different.
+@Suite struct KnownDifferenceTests {
+    @Test func integersBeyond64BitsAreErrors() {
+        for source in ["{{ 2 ** 64 }}", "{{ 9223372036854775807 + 1 }}", "{{ 1e20|int }}", "{{ '99999999999999999999'|int }}", "{{ -(-9223372036854775807 - 1) }}"] {
+            guard case .typeError? = SandboxTests.renderError(source) else {
+                Issue.record("\(source) should fail with typeError")
+                continue
+            }
+        }
+        #expect(SandboxTests.loadError("{{ 99999999999999999999 }}") == .unsupported(construct: "integer literal beyond 64 bits", at: JinjaSourceLocation(line: 1, column: 4)))
+    }
+
+    @Test func objectsPythonPrintsByAddressAreErrors() {
+        for source in ["{{ range }}", "{{ 'a'.upper }}", "{{ [1]|select }}", "{{ raise_exception }}"] {
+            guard case .unsupported? = SandboxTests.renderError(source) else {
+                Issue.record("\(source) should fail as unsupported")
+                continue
+            }
+        }
+    }
+}

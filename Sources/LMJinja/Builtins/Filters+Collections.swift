@@ -345,11 +345,17 @@ extension Filters {
         case let .undefined(u): throw u.error
         case let .string(t):
             let base = b["base"]?.integer ?? 10
-            if let i = PythonNumbers.parseInt(t.string, base: base) { return .int(i) }
-            if let d = PythonNumbers.parseFloat(t.string), d.isFinite, let i = Int(exactly: d.rounded(.towardZero)) { return .int(i) }
-            return defaultValue
+            switch PythonNumbers.parseInteger(t.string, base: base) {
+            case let .value(i): return .int(i)
+            case .overflow: throw Operators.overflow()
+            case .invalid: break
+            }
+            guard let d = PythonNumbers.parseFloat(t.string), d.isFinite else { return defaultValue }
+            guard let i = Int(exactly: d.rounded(.towardZero)) else { throw Operators.overflow() }
+            return .int(i)
         case let .float(d):
-            guard d.isFinite, let i = Int(exactly: d.rounded(.towardZero)) else { return defaultValue }
+            guard d.isFinite else { return defaultValue }
+            guard let i = Int(exactly: d.rounded(.towardZero)) else { throw Operators.overflow() }
             return .int(i)
         default:
             return v.integer.map { .int($0) } ?? defaultValue

@@ -3,15 +3,17 @@ enum Names {
     /// Filters LMJinja implements (jinja2's, with Hugging Face's `tojson`).
     static let filters: Set<String> = [
         "abs", "attr", "batch", "capitalize", "center", "count", "d", "default", "dictsort", "e", "escape",
-        "first", "float", "forceescape", "format", "groupby", "indent", "int", "items", "join", "last", "length",
+        "first", "float", "forceescape", "format", "indent", "int", "items", "join", "last", "length",
         "list", "lower", "map", "max", "min", "reject", "rejectattr", "replace", "reverse", "round", "safe",
-        "select", "selectattr", "slice", "sort", "string", "striptags", "sum", "title", "tojson", "trim",
+        "select", "selectattr", "slice", "sort", "string", "sum", "title", "tojson", "trim",
         "truncate", "unique", "upper", "wordcount",
     ]
 
-    /// Every filter jinja2 3.1 defines; those not in `filters` are unsupported.
+    /// Every filter jinja2 3.1 defines; those not in `filters` are unsupported: `random` (not
+    /// reproducible), `groupby` (its named-tuple results), `striptags` (needs the HTML entity
+    /// table), and HTML/URL formatting no chat template uses.
     static let jinja2Filters: Set<String> = filters.union([
-        "filesizeformat", "pprint", "random", "urlencode", "urlize", "wordwrap", "xmlattr",
+        "filesizeformat", "groupby", "pprint", "random", "striptags", "urlencode", "urlize", "wordwrap", "xmlattr",
     ])
 
     /// jinja2's tests, all implemented.
@@ -44,7 +46,7 @@ enum Names {
     /// Python methods that exist on some value but that LMJinja does not implement: calling one
     /// fails when the template loads.
     static let unsupportedMethods: Set<String> = [
-        "encode", "maketrans", "translate", "format_map", "unescape",
+        "encode", "maketrans", "translate", "format_map", "unescape", "striptags", "casefold",
         "as_integer_ratio", "from_bytes", "to_bytes", "fromhex", "hex", "fromkeys",
     ]
 

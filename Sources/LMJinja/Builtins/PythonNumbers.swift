@@ -2,7 +2,19 @@
 /// `_` between digits, base prefixes (`0x`, `0o`, `0b`) when the base is 0 or matches;
 /// `inf`, `nan`, `infinity` in any case for floats.
 enum PythonNumbers {
+    enum Parsed: Equatable {
+        case value(Int)
+        /// A valid integer that does not fit 64 bits (Python's would).
+        case overflow
+        case invalid
+    }
+
     static func parseInt(_ text: String, base: Int) -> Int? {
+        if case let .value(i) = parseInteger(text, base: base) { return i }
+        return nil
+    }
+
+    static func parseInteger(_ text: String, base: Int) -> Parsed {
         var s = Substring(text.trimmingPythonSpace())
         var negative = false
         if let c = s.first, c == "+" || c == "-" { negative = c == "-"; s = s.dropFirst() }
@@ -16,15 +28,18 @@ enum PythonNumbers {
         if base == 0 {
             base = 10
             // Base 0 forbids leading zeros in decimal literals other than zero itself.
-            if s.count > 1, s.first == "0", !s.allSatisfy({ $0 == "0" || $0 == "_" }) { return nil }
+            if s.count > 1, s.first == "0", !s.allSatisfy({ $0 == "0" || $0 == "_" }) { return .invalid }
         }
-        guard (2...36).contains(base), !s.isEmpty, s.first != "_", s.last != "_", !s.contains("__") else { return nil }
+        guard (2...36).contains(base), !s.isEmpty, s.first != "_", s.last != "_", !s.contains("__") else { return .invalid }
         let digits = s.filter { $0 != "_" }
-        guard digits.allSatisfy({ $0.isASCII }), let magnitude = UInt(digits, radix: base) else { return nil }
-        if negative {
-            return magnitude <= UInt(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- magnitude) : nil
+        guard digits.allSatisfy({ c in c.isASCII && (Int(String(c), radix: 36).map { $0 < base } ?? false) }) else {
+            return .invalid
         }
-        return magnitude <= UInt(Int.max) ? Int(magnitude) : nil
+        guard let magnitude = UInt(digits, radix: base) else { return .overflow }
+        if negative {
+            return magnitude <= UInt(Int.max) + 1 ? .value(Int(truncatingIfNeeded: 0 &- magnitude)) : .overflow
+        }
+        return magnitude <= UInt(Int.max) ? .value(Int(magnitude)) : .overflow
     }
 
     static func parseFloat(_ text: String) -> Double? {

@@ -43,7 +43,7 @@ enum StringMethods {
         try r.tick(1)
         switch name {
         case "upper": _ = try args([], required: 0); return try result(s.upper())
-        case "lower", "casefold": _ = try args([], required: 0); return try result(s.lower())
+        case "lower": _ = try args([], required: 0); return try result(s.lower())
         case "title": _ = try args([], required: 0); return try result(s.title())
         case "capitalize": _ = try args([], required: 0); return try result(s.capitalize())
         case "swapcase": _ = try args([], required: 0); return try result(s.swapcase())
