@@ -57,7 +57,6 @@ enum Globals {
             for (k, v) in other.pairs { try d.set(k, v) }
             return
         }
-        if case let .namespace(n) = source { _ = n; throw .type("'Namespace' object is not iterable") }
         for item in try Iteration.items(source, r) {
             let pair = try Iteration.unpack(item, count: 2, r)
             try d.set(pair[0], pair[1])

@@ -19,8 +19,7 @@ enum Methods {
             default: break
             }
         case .int, .bool:
-            let b = try Binding(name, [], positional, keyword)
-            _ = b
+            _ = try Binding(name, [], positional, keyword)
             guard let i = receiver.integer else { break }
             switch name {
             case "bit_length": return .int(i == 0 ? 0 : Int.bitWidth - i.magnitude.leadingZeroBitCount)

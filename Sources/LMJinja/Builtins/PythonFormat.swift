@@ -25,7 +25,6 @@ enum PythonFormat {
         let f = format.scalars, offsets = format.utf8Offsets()
         var out = Text.empty
         var next = 0
-        var usedMapping = false
         var i = 0, literalStart = 0
         func nextArg() throws(JinjaError) -> Value {
             guard next < positional.count else { throw .type("not enough arguments for format string") }
@@ -46,7 +45,6 @@ enum PythonFormat {
                 let key = String(String.UnicodeScalarView(f[(i + 1)..<(j - 1)]))
                 guard let v = mapping.get(key) else { throw .type("KeyError: \(PythonRepr.string(key))") }
                 value = v
-                usedMapping = true
                 i = j
             }
             var spec = Spec()
@@ -107,7 +105,6 @@ enum PythonFormat {
         }
         out.append(format.slice(scalars: literalStart..<f.count, offsets: offsets))
         if mapping == nil, next < positional.count { throw .type("not all arguments converted during string formatting") }
-        _ = usedMapping
         return try r.built(out.markup(format.isMarkup))
     }
 

@@ -116,11 +116,11 @@ struct Lexer {
             case .variable:
                 emit(.variableBegin, at: start)
                 pos = end
-                try lexTag(closing: .variableEnd, at: start)
+                try lexTag(closing: .variableEnd)
             case .block:
                 emit(.blockBegin, at: start)
                 pos = end
-                try lexTag(closing: .blockEnd, at: start)
+                try lexTag(closing: .blockEnd)
             case .comment:
                 pos = end
                 try skipComment(openedAt: start)
@@ -230,7 +230,9 @@ struct Lexer {
 
     // MARK: - Inside {{ }} and {% %}
 
-    private mutating func lexTag(closing: Token.Kind, at start: Int) throws(JinjaError) {
+    /// Tokens up to the closing delimiter; at the end of the source the parser reports the
+    /// unexpected end, as jinja2's does.
+    private mutating func lexTag(closing: Token.Kind) throws(JinjaError) {
         var balance: [Unicode.Scalar] = []
         while pos < src.count {
             if balance.isEmpty, let end = tagEnd(closing) {
@@ -292,8 +294,6 @@ struct Lexer {
                 throw fail("unexpected char \(PythonRepr.string(String(c))) at \(pos)", at: pos)
             }
         }
-        // End of source inside a tag: the parser reports the unexpected end.
-        _ = start
     }
 
     /// End of the closing delimiter at `pos`, if there: `+%}`, `-%}` + whitespace, `%}` + one

@@ -65,7 +65,6 @@ enum Iteration {
         case let .string(t): return t.scalarCount
         case let .dict(d), let .view(_, d): return d.count
         case .undefined: return 0
-        case let .namespace(n): _ = n; throw .type("object of type 'Namespace' has no len()")
         case let .loop(state): return try state.count()
         default: throw .type("object of type '\(v.typeName)' has no len()")
         }

@@ -14,7 +14,10 @@ final class Renderer {
 
     /// Bytes of strings a render may build in total (copies included): bounds the time a
     /// template can spend concatenating without ever exceeding the size of one string.
-    var maxBytesBuilt: Int { limits.maxOutputBytes.multipliedReportingOverflow(by: 64).overflow ? .max : limits.maxOutputBytes * 64 }
+    var maxBytesBuilt: Int {
+        let (total, overflow) = limits.maxOutputBytes.multipliedReportingOverflow(by: 64)
+        return overflow ? .max : total
+    }
 
     init(variables: [String: JinjaValue], options: JinjaRenderOptions, limits: JinjaLimits) throws(JinjaError) {
         self.limits = limits
