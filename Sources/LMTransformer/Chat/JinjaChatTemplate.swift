@@ -64,8 +64,14 @@ public struct JinjaChatTemplate: Sendable {
     /// BOS comes first exactly once when the model adds it. User-defined tokens are matched
     /// anywhere, as the tokenizer always does.
     public func tokens(_ rendering: JinjaRendering, tokenizer: Tokenizer) -> [Int] {
+        tokens(segments: rendering.segments, tokenizer: tokenizer)
+    }
+
+    /// ``tokens(_:tokenizer:)`` of some segments of a rendering, e.g. a prefix of it cut after
+    /// the last data segment (to prewarm a prompt up to the end of the user's text).
+    public func tokens(segments: [JinjaSegment], tokenizer: Tokenizer) -> [Int] {
         var out: [Int] = []
-        var pieces = controls.split(rendering.segments)
+        var pieces = controls.split(segments)
         if addsBOS, let bos = bosID {
             out.append(bos)
             if case .token(bos)? = pieces.first { pieces.removeFirst() }
