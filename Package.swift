@@ -3,7 +3,8 @@ import PackageDescription
 
 // Module arrows point one way:
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
-//   LMTokenizer depends only on LMGGUF; LMGrammar depends on nothing.
+//   LMTokenizer depends only on LMGGUF; LMGrammar and LMJinja depend on nothing;
+//   LMTransformer uses LMJinja to render a GGUF's own chat template.
 // LMKernels is split by instruction set: LMKernelsCore holds the types and the generic row loops
 // (`@inlinable public`, so each kernel module specialises them for its own instruction set; Swift
 // 6.3.1 did not specialise `@inlinable package` bodies in other modules, hence public),
@@ -40,8 +41,9 @@ let package = Package(
         .target(name: "LMKernelsAVX2", dependencies: ["LMKernelsCore", "LMGGUF"], swiftSettings: avx2Kernels),
         .target(name: "LMKernels", dependencies: ["LMGGUF", "LMKernelsCore", "LMKernelsAVX2", "LMCPUFeatures"]),
         .target(name: "LMTokenizer", dependencies: ["LMGGUF"]),
-        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer"]),
+        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer", "LMJinja"]),
         .target(name: "LMGrammar"),
+        .target(name: "LMJinja"),
         .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
 
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
+        .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

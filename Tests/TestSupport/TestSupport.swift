@@ -27,10 +27,42 @@ public enum TestPaths {
 
 public enum TestModelError: Error, CustomStringConvertible {
     case fetchFailed(name: String, status: Int32)
+    case llamaCppSourceFailed(status: Int32)
     public var description: String {
         switch self {
         case let .fetchFailed(name, status): "Models/fetch \(name) failed with status \(status)"
+        case let .llamaCppSourceFailed(status): "Scripts/llama-cpp-source failed with status \(status)"
         }
+    }
+}
+
+/// llama.cpp b11312's source tree (chat templates, tokenizer suites), fetched by
+/// `Scripts/llama-cpp-source` on first use, never skipped.
+public enum LlamaCppSource {
+    /// One download at a time when suites ask concurrently.
+    private static let lock = NSLock()
+
+    /// The tree's root (`.../vendor/llama.cpp`).
+    public static func root() throws -> URL {
+        lock.lock(); defer { lock.unlock() }
+        let p = Process()
+        p.executableURL = TestPaths.repoRoot.appendingPathComponent("Scripts/llama-cpp-source")
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw TestModelError.llamaCppSourceFailed(status: p.terminationStatus) }
+        let path = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return URL(fileURLWithPath: path)
+    }
+
+    /// `models/templates/*.jinja`, sorted by name.
+    public static func chatTemplates() throws -> [URL] {
+        let dir = try root().appendingPathComponent("models/templates")
+        return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "jinja" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 }
 
