@@ -4,6 +4,8 @@ import PackageDescription
 // Module arrows point one way:
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
 //   LMTokenizer depends only on LMGGUF; LMGrammar depends on nothing.
+//   LMGeneration (the decode step: sample, constrain, detokenize; stop rules) sits on LMTransformer,
+//   LMTokenizer and LMGrammar; the session and the command line both decode through it.
 //
 // No unsafeFlags: a package that sets them cannot be a versioned dependency. The opt-in trait
 // `X86V3` swaps in the AVX2 kernels (Sources/LMKernels/Dot/AVX2, `#if X86V3`), which call x86
@@ -29,16 +31,18 @@ let package = Package(
         .target(name: "LMTokenizer", dependencies: ["LMGGUF"]),
         .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer"]),
         .target(name: "LMGrammar"),
-        .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
-        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"]),
+        .target(name: "LMGeneration", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMTokenizer", "LMGGUF"]),
 
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
         .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
-        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
+        .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
+        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LMGeneration"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

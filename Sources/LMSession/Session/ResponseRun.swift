@@ -167,7 +167,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try await startStep()
     }
 
-    /// Checks the budget and starts the next model call.
+    /// Checks the budget (unless the conversation checks it on the tokens it renders) and starts the next model call.
     /// - Throws: ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)`` when the request's
     ///   input alone needs more tokens than the context holds.
     private func startStep() async throws {
@@ -183,11 +183,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
             toolDefinitions: session.tools.map { Transcript.ToolDefinition(tool: $0) })
         let provider = session.model.provider
-        let needed = try await provider.tokenCount(for: .request(request))
-        if needed > provider.contextSize {
-            throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: provider.contextSize)
+        let conversation = session.conversation
+        if !(conversation is any ChecksContextBudget) {
+            let needed = try await provider.tokenCount(for: .request(request))
+            if needed > provider.contextSize {
+                throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: provider.contextSize)
+            }
         }
-        events = session.conversation.generate(request).makeAsyncIterator()
+        events = conversation.generate(request).makeAsyncIterator()
     }
 
     private func endStep() {
