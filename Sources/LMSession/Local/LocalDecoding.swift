@@ -49,7 +49,9 @@ package enum LocalDecoding {
             var (sequence, reason) = try decode(ToolCallGuide(decoder, tokenCount: vocabulary.tokenCount))
             let calls = sequence.guide.calls
             // Text written before a call is not the answer: the session drops it with the step.
-            if reason == .guideEnded, !calls.isEmpty { return emit(.toolCalls(calls)) }
+            // The turn ends with the calls (at the end-of-generation token after them, or when the guide allows
+            // nothing more).
+            if reason != .cancelled, !calls.isEmpty { return emit(.toolCalls(calls)) }
             finish(&sequence, reason)
         } else if let schema = request.schema {
             var (sequence, reason) = try decode(try GrammarGuide(schema: schema, index: vocabulary.index()))

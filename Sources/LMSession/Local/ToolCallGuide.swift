@@ -2,8 +2,8 @@ import LMGeneration
 import LMGrammar
 
 /// ``ToolCallDecoder`` as the decode step's guide: its masks, forced envelope tokens (one per step) and
-/// acceptances in LMGeneration's terms. When the step stops with ``LMGeneration/StopReason/guideEnded``,
-/// ``calls`` holds the calls, if the model made any.
+/// acceptances in LMGeneration's terms. Once the sequence stopped (other than cancelled), ``calls`` holds
+/// the calls, if the model made any.
 struct ToolCallGuide: TokenGuide {
     private(set) var decoder: ToolCallDecoder
     private let tokenCount: Int

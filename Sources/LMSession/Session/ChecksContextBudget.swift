@@ -2,4 +2,4 @@
 /// from, and throws ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)`` (with both
 /// counts, as the session's own check words it) before running the model. The session then skips its
 /// check through ``LanguageModelProvider/tokenCount(for:)``, so a request is rendered and tokenized once.
-protocol ChecksContextBudget {}
+package protocol ChecksContextBudget {}
