@@ -26,6 +26,8 @@ struct ToolCallGuide: TokenGuide {
             defer { nextForced += 1 }
             return .force(forced[nextForced])
         }
+        // Let go of the last mask first, so the decoder rewrites its buffer in place instead of copying it.
+        mask = nil
         switch decoder.next() {
         case .sample(let allowed):
             mask = allowed
