@@ -5,7 +5,10 @@ import PackageDescription
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
 //   LMTokenizer depends only on LMGGUF; LMGrammar depends on nothing.
 //   LMGeneration (the decode step: sample, constrain, detokenize; stop rules) sits on LMTransformer,
-//   LMTokenizer and LMGrammar; the session and the command line both decode through it.
+//   LMTokenizer and LMGrammar; the session and the command line both decode through it. A module of its
+//   own: `lmsession generate` needs the step without the session (raw prompts, repetition penalty), and it
+//   is tested with a scripted forward pass, no model; its per-sequence state is what a batching scheduler
+//   steps for many sequences before one batched forward pass.
 //
 // No unsafeFlags: a package that sets them cannot be a versioned dependency. The opt-in trait
 // `X86V3` swaps in the AVX2 kernels (Sources/LMKernels/Dot/AVX2, `#if X86V3`), which call x86
