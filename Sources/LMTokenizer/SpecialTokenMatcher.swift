@@ -65,7 +65,8 @@ struct SpecialTokenMatcher: Sendable {
         case text(Range<Int>)
     }
 
-    func partition(_ text: UnsafeBufferPointer<UInt8>, parseSpecial: Bool) -> [Fragment] {
+    /// - Parameter excluded: tokens never matched, whatever their kind (their text stays text).
+    func partition(_ text: UnsafeBufferPointer<UInt8>, parseSpecial: Bool, excluding excluded: Set<Int> = []) -> [Fragment] {
         let n = text.count
         guard n > 0 else { return [] }
         guard !isEmpty else { return [.text(0..<n)] }
@@ -78,7 +79,7 @@ struct SpecialTokenMatcher: Sendable {
                 node = child
                 p += 1
                 let t = tokenAt[Int(node)]
-                if t >= 0 && (parseSpecial || !needsParseSpecial[Int(node)]) {
+                if t >= 0 && (parseSpecial || !needsParseSpecial[Int(node)]) && (excluded.isEmpty || !excluded.contains(Int(t))) {
                     found.append((rank[Int(node)], start, p - start, t))
                 }
             }

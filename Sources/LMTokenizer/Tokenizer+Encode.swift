@@ -7,9 +7,11 @@ extension Tokenizer {
     ///     and appends EOS when ``addsEOS``; `false` adds neither.
     ///   - parseSpecial: when `true`, the text of control tokens (`<|im_start|>`) becomes that one
     ///     token; when `false` it is tokenized as plain text. User-defined tokens are always
-    ///     matched whole, as in llama.cpp.
+    ///     matched whole, as in llama.cpp, except those in `literal`.
+    ///   - literal: special tokens whose text is always tokenized as plain text, even user-defined ones
+    ///     (a chat template's turn markers inside message text; not in llama.cpp).
     /// - Returns: ids in `0 ..< vocabularySize`.
-    public func encode(_ text: String, addBOS: Bool? = nil, parseSpecial: Bool = false) -> [Int] {
+    public func encode(_ text: String, addBOS: Bool? = nil, parseSpecial: Bool = false, literal: Set<Int> = []) -> [Int] {
         let addSpecial = addBOS ?? true
         let wantBOS = addBOS ?? addsBOS
         var out: [Int32] = []
@@ -17,7 +19,7 @@ extension Tokenizer {
         if wantBOS, let bos = bosID { out.append(Int32(bos)) }
         var copy = text
         copy.withUTF8 { bytes in
-            let fragments = specials.partition(bytes, parseSpecial: parseSpecial)
+            let fragments = specials.partition(bytes, parseSpecial: parseSpecial, excluding: literal)
             switch engine {
             case let .bpe(bpe, pre):
                 var state = BPEState()
@@ -48,8 +50,29 @@ extension Tokenizer {
                 }
             }
         }
+        if !literal.isEmpty, out.contains(where: { literal.contains(Int($0)) }) { out = spellingOut(literal, in: out) }
         if addSpecial && addsEOS, let eos = eosID { out.append(Int32(eos)) }
         return out.map { Int($0) }
+    }
+
+    /// `tokens` with every token of `literal` that the merges produced (SentencePiece merges into any
+    /// vocabulary entry, user-defined ones included) replaced by its bytes' tokens: `<0xNN>` for
+    /// SentencePiece, the byte's character for byte-level BPE.
+    private func spellingOut(_ literal: Set<Int>, in tokens: [Int32]) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(tokens.count + 8)
+        for token in tokens {
+            guard literal.contains(Int(token)) else { out.append(token); continue }
+            for byte in piece(Int(token), special: true) {
+                let id: Int32?
+                switch engine {
+                case let .spm(spm): id = spm.byteToken[Int(byte)] >= 0 ? spm.byteToken[Int(byte)] : nil
+                case .bpe: id = table.id(of: ByteLevel.encodedByte[Int(byte)]).map(Int32.init)
+                }
+                if let id { out.append(id) }
+            }
+        }
+        return out
     }
 
     /// U+2581 LOWER ONE EIGHTH BLOCK, SentencePiece's escaped space.

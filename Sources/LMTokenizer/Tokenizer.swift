@@ -46,6 +46,8 @@ public final class Tokenizer: Sendable {
     let cleanSpaces: Bool
     /// Tokens of recently seen BPE words, keyed by the word's bytes.
     let wordCache = Mutex<[[UInt8]: [Int32]]>([:])
+    /// ``pieces``, built on first use.
+    let pieceTable = Mutex<TokenPieces?>(nil)
     static let wordCacheLimit = 1 << 16
 
     enum Engine: Sendable {

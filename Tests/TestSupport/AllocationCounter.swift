@@ -13,12 +13,12 @@ import Glibc
 /// libswiftCore's PLT slot for `malloc` (its `R_X86_64_JUMP_SLOT` relocation, found through the
 /// loaded image's dynamic section) to a counting wrapper. Other tests' threads are not counted,
 /// so tests may run in parallel.
-enum AllocationCounter {
+public enum AllocationCounter {
     typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
 
     /// Counts `body`'s allocations on the calling thread and on pool worker threads, or returns
     /// `nil` when the slot could not be found (then nothing can be measured).
-    static func count(_ body: () throws -> Void) rethrows -> Int? {
+    public static func count(_ body: () throws -> Void) rethrows -> Int? {
         guard installed else { return nil }
         return try measuring.withLock { _ in
             allocations.store(0, ordering: .sequentiallyConsistent)
