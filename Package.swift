@@ -38,6 +38,8 @@ let package = Package(
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
+        // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
+        .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
