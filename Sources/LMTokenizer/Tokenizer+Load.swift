@@ -25,14 +25,16 @@ extension Tokenizer {
         if addBOS && special.bos == nil { throw .missingSpecialToken(flagKey: TokenizerKey.addBOS, idKey: TokenizerKey.bos) }
         if addEOS && special.eos == nil { throw .missingSpecialToken(flagKey: TokenizerKey.addEOS, idKey: TokenizerKey.eos) }
 
+        // Checked for every type, as llama.cpp does; only SentencePiece merges by score.
+        var scores = [Float](repeating: 0, count: n)
+        if let s = try reader.floats(TokenizerKey.scores) {
+            guard s.count >= n else { throw .arrayTooShort(key: TokenizerKey.scores, count: s.count, needed: n) }
+            scores = Array(s[0..<n])
+        }
+
         let engine: Engine
         switch type.kind {
         case .spm:
-            var scores = [Float](repeating: 0, count: n)
-            if let s = try reader.floats(TokenizerKey.scores) {
-                guard s.count >= n else { throw .arrayTooShort(key: TokenizerKey.scores, count: s.count, needed: n) }
-                scores = Array(s[0..<n])
-            }
             engine = .spm(SPMModel(scores: scores, table: table))
         case .wpm:
             let lowercase = try reader.bool(TokenizerKey.lowercase) ?? true

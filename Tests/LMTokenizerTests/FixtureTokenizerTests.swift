@@ -71,6 +71,9 @@ struct FixtureTokenizerTests {
         bertNoCLS["tokenizer.ggml.token_type"] = nil
         var bertShortTypes = Fixtures.wordPiece(); bertShortTypes["tokenizer.ggml.token_type"] = .array(.int32([3, 3]))
         var badBOSType = Fixtures.bpe(); badBOSType["tokenizer.ggml.bos_token_id"] = .string("1")
+        var bpeShortScores = Fixtures.bpe(); bpeShortScores["tokenizer.ggml.scores"] = .array(.float32([0, 0]))
+        var bosOutOfRange = Fixtures.bpe(); bosOutOfRange["tokenizer.ggml.bos_token_id"] = .uint32(8)
+        bosOutOfRange["tokenizer.ggml.add_bos_token"] = .bool(true)
         return [
             ("no model", noModel, .missingKey("tokenizer.ggml.model")),
             ("unknown model", badModel, .unknownModel("t5")),
@@ -95,6 +98,8 @@ struct FixtureTokenizerTests {
             ("BERT vocabulary without [CLS]", bertNoCLS, .missingSpecialToken(flagKey: "tokenizer.ggml.add_bos_token", idKey: "tokenizer.ggml.bos_token_id")),
             ("BERT short token types", bertShortTypes, .arrayTooShort(key: "tokenizer.ggml.token_type", count: 2, needed: 12)),
             ("BOS id of text", badBOSType, .wrongType(key: "tokenizer.ggml.bos_token_id", expected: "an integer")),
+            ("BPE short scores", bpeShortScores, .arrayTooShort(key: "tokenizer.ggml.scores", count: 2, needed: 8)),
+            ("BOS id past the vocabulary", bosOutOfRange, .missingSpecialToken(flagKey: "tokenizer.ggml.add_bos_token", idKey: "tokenizer.ggml.bos_token_id")),
         ]
     }()
 
