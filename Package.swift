@@ -61,6 +61,8 @@ let package = Package(
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
+        // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
+        .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
         .target(name: "TestSupport", dependencies: ["LMGeneration"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

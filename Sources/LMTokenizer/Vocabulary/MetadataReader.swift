@@ -56,6 +56,7 @@ enum TokenizerKey {
     static let eot = "tokenizer.ggml.eot_token_id"
     static let eom = "tokenizer.ggml.eom_token_id"
     static let unknown = "tokenizer.ggml.unknown_token_id"
+    static let sep = "tokenizer.ggml.seperator_token_id" // sic, as llama.cpp's LLM_KV_TOKENIZER_SEP_ID
     static let fimPre = "tokenizer.ggml.fim_pre_token_id"
     static let fimSuf = "tokenizer.ggml.fim_suf_token_id"
     static let fimMid = "tokenizer.ggml.fim_mid_token_id"
@@ -65,5 +66,7 @@ enum TokenizerKey {
     static let addBOS = "tokenizer.ggml.add_bos_token"
     static let addEOS = "tokenizer.ggml.add_eos_token"
     static let addSpacePrefix = "tokenizer.ggml.add_space_prefix"
+    static let lowercase = "tokenizer.ggml.normalizer.lowercase"
+    static let stripAccents = "tokenizer.ggml.normalizer.strip_accents"
     static let chatTemplate = "tokenizer.chat_template"
 }

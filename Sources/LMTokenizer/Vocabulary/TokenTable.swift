@@ -98,6 +98,13 @@ struct TokenTable: Sendable {
     func text(_ id: Int) -> ArraySlice<UInt8> {
         bytes[Int(starts[id]) ..< Int(starts[id + 1])]
     }
+
+    /// Length in bytes of the longest token text.
+    var maxTokenLength: Int {
+        var longest = 0
+        for i in 0 ..< count { longest = max(longest, Int(starts[i + 1] - starts[i])) }
+        return longest
+    }
 }
 
 @inline(__always)

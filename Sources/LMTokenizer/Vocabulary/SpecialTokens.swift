@@ -9,6 +9,8 @@ struct SpecialTokens: Sendable {
     var eot: Int?
     var eom: Int?
     var unknown: Int?
+    /// Separator (BERT's `[SEP]`), appended by WordPiece when special tokens are added.
+    var sep: Int?
     var fimPre: Int?, fimSuf: Int?, fimMid: Int?, fimPad: Int?, fimRep: Int?, fimSep: Int?
     var eog: Set<Int> = []
 
@@ -34,12 +36,25 @@ struct SpecialTokens: Sendable {
         "<｜end▁of▁sentence｜>", "[e~[",
     ]
 
+    /// The ids llama.cpp assumes for a vocabulary type before reading metadata.
+    struct Defaults {
+        var bos: Int?, eos: Int?, unknown: Int?, sep: Int?
+
+        /// SentencePiece (`llama`).
+        static let spm = Defaults(bos: 1, eos: 2, unknown: 0)
+        /// Byte-level BPE (`gpt2`).
+        static let bpe = Defaults(bos: 11, eos: 11)
+        /// WordPiece (`bert`): `[CLS]` 101 serves as BOS, `[UNK]` 100, `[SEP]` 102.
+        static let wpm = Defaults(bos: 101, unknown: 100, sep: 102)
+        /// Gemma 4's BPE: nothing until metadata says.
+        static let none = Defaults()
+    }
+
     /// - Parameters:
-    ///   - isSPM: `tokenizer.ggml.model` is `llama` (defaults BOS 1, EOS 2, UNK 0) rather than
-    ///     `gpt2` (defaults BOS = EOS = 11, no UNK).
+    ///   - defaults: ids used when metadata gives none (ids outside the vocabulary count as none).
     ///   - table: the vocabulary's byte index, for finding tokens by exact text.
     ///   - attributes: updated with llama.cpp's fix-ups.
-    init(reader: MetadataReader, isSPM: Bool, texts: [String], table: TokenTable,
+    init(reader: MetadataReader, defaults: Defaults, texts: [String], table: TokenTable,
          attributes: inout [TokenAttributes]) throws(TokenizerError) {
         let n = texts.count
         func inRange(_ id: Int?) -> Int? { id.flatMap { $0 >= 0 && $0 < n ? $0 : nil } }
@@ -48,11 +63,12 @@ struct SpecialTokens: Sendable {
             guard let v = try reader.int(key) else { return d }
             return inRange(v) ?? d
         }
-        bos = try read(TokenizerKey.bos, default: isSPM ? 1 : 11)
-        eos = try read(TokenizerKey.eos, default: isSPM ? 2 : 11)
+        bos = try read(TokenizerKey.bos, default: defaults.bos)
+        eos = try read(TokenizerKey.eos, default: defaults.eos)
         eot = try read(TokenizerKey.eot, default: nil)
         eom = try read(TokenizerKey.eom, default: nil)
-        unknown = try read(TokenizerKey.unknown, default: isSPM ? 0 : nil)
+        unknown = try read(TokenizerKey.unknown, default: defaults.unknown)
+        sep = try read(TokenizerKey.sep, default: defaults.sep)
         let fimPreCurrent = try read(TokenizerKey.fimPre, default: nil)
         fimPre = try read("tokenizer.ggml.prefix_token_id", default: fimPreCurrent) // deprecated key, read last
         let fimSufCurrent = try read(TokenizerKey.fimSuf, default: nil)

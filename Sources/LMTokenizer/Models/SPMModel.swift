@@ -12,10 +12,8 @@ struct SPMModel: Sendable {
 
     init(scores: [Float], table: TokenTable) {
         self.scores = scores
-        let hex = Array("0123456789ABCDEF".utf8)
         byteToken = (0..<256).map { b in
-            let name: [UInt8] = [0x3C, 0x30, 0x78, hex[b >> 4], hex[b & 15], 0x3E] // <0xNN>
-            if let id = table.id(of: name) { return Int32(id) }
+            if let id = table.id(of: ByteToken.name(UInt8(b))) { return Int32(id) }
             return table.id(of: [UInt8(b)]).map(Int32.init) ?? -1
         }
     }
@@ -45,9 +43,7 @@ struct SPMModel: Sendable {
         var index: Int32 = 0
         while offset < n {
             let b = text[offset]
-            // llama.cpp `unicode_len_utf8`: length from the high nibble of the first byte.
-            let charLen = b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
-            let len = min(charLen, n - offset)
+            let len = min(UTF8Bytes.sequenceLength(lead: b), n - offset)
             s.start.append(Int32(offset))
             s.len.append(Int32(len))
             offset += len

@@ -2,7 +2,8 @@
 /// `tokenizer_st_partition` semantics: special tokens are taken longest first (ties: lower id
 /// first); each one claims its leftmost non-overlapping occurrences in the text not claimed yet.
 /// Control and unknown tokens take part only when `parseSpecial` is true; user-defined tokens
-/// always do.
+/// always do. A token with `lstrip` (`rstrip`) also removes the ASCII whitespace (C `isspace`)
+/// before (after) it, up to the nearest text already claimed.
 ///
 /// llama.cpp searches the text once per special token (6,414 of them for Gemma 3). Here one pass
 /// over a trie of all special texts collects every occurrence, and the claims are then replayed in
@@ -18,15 +19,26 @@ struct SpecialTokenMatcher: Sendable {
     private let rank: [Int32]
     /// Bytes that start some special text.
     private let firstBytes: [Bool]
+    /// `lstrip` / `rstrip` of the token ending at each node.
+    private let strips: [(left: Bool, right: Bool)]
 
     var isEmpty: Bool { tokenAt.count <= 1 }
 
-    /// - Parameters:
-    ///   - tokens: `(id, text, userDefined)` for every control, unknown or user-defined token.
-    init(tokens: [(id: Int, text: ArraySlice<UInt8>, userDefined: Bool)]) {
+    /// A token the matcher looks for.
+    struct Entry {
+        var id: Int
+        var text: ArraySlice<UInt8>
+        /// Matched even when special tokens are not parsed.
+        var userDefined: Bool
+        var lstrip = false, rstrip = false
+    }
+
+    /// - Parameter tokens: every control, unknown or user-defined token.
+    init(tokens: [Entry]) {
         var edges: [UInt64: Int32] = [:]
         var tokenAt: [Int32] = [-1]
         var needsParseSpecial: [Bool] = [false]
+        var strips: [(left: Bool, right: Bool)] = [(false, false)]
         var nodeRank: [Int32] = [Int32.max]
         var firstBytes = [Bool](repeating: false, count: 256)
         let ordered = tokens.filter { !$0.text.isEmpty }.sorted {
@@ -42,6 +54,7 @@ struct SpecialTokenMatcher: Sendable {
                     let child = Int32(tokenAt.count)
                     tokenAt.append(-1)
                     needsParseSpecial.append(false)
+                    strips.append((false, false))
                     nodeRank.append(Int32.max)
                     edges[key] = child
                     node = child
@@ -49,6 +62,7 @@ struct SpecialTokenMatcher: Sendable {
             }
             tokenAt[Int(node)] = Int32(t.id)
             needsParseSpecial[Int(node)] = !t.userDefined
+            strips[Int(node)] = (t.lstrip, t.rstrip)
             nodeRank[Int(node)] = Int32(r)
             firstBytes[Int(t.text[t.text.startIndex])] = true
         }
@@ -57,6 +71,7 @@ struct SpecialTokenMatcher: Sendable {
         self.needsParseSpecial = needsParseSpecial
         self.rank = nodeRank
         self.firstBytes = firstBytes
+        self.strips = strips
     }
 
     /// A piece of the partitioned text: a special token, or a byte range of raw text.
@@ -70,8 +85,8 @@ struct SpecialTokenMatcher: Sendable {
         let n = text.count
         guard n > 0 else { return [] }
         guard !isEmpty else { return [.text(0..<n)] }
-        // Every occurrence of every eligible special text: (rank, start, length, token).
-        var found: [(rank: Int32, start: Int, length: Int, token: Int32)] = []
+        // Every occurrence of every eligible special text: (rank, start, length, node).
+        var found: [(rank: Int32, start: Int, length: Int, node: Int32)] = []
         for start in 0..<n where firstBytes[Int(text[start])] {
             var node: Int32 = 0
             var p = start
@@ -80,41 +95,47 @@ struct SpecialTokenMatcher: Sendable {
                 p += 1
                 let t = tokenAt[Int(node)]
                 if t >= 0 && (parseSpecial || !needsParseSpecial[Int(node)]) && (excluded.isEmpty || !excluded.contains(Int(t))) {
-                    found.append((rank[Int(node)], start, p - start, t))
+                    found.append((rank[Int(node)], start, p - start, node))
                 }
             }
         }
         guard !found.isEmpty else { return [.text(0..<n)] }
         found.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.start < $1.start }
-        var claimed = [Int32](repeating: -1, count: n) // token id at the start byte of a claim
-        var covered = [Bool](repeating: false, count: n)
+        // Per byte: free text, part of a claimed token, or whitespace a token stripped.
+        let free: UInt8 = 0, claimedByte: UInt8 = 1, stripped: UInt8 = 2
+        var state = [UInt8](repeating: free, count: n)
+        var tokenAtStart = [Int32](repeating: -1, count: n)
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09 ... 0x0D).contains(b) }
         var lastEnd = 0
         var lastRank: Int32 = -1
         for f in found {
             if f.rank != lastRank { lastRank = f.rank; lastEnd = 0 }
-            guard f.start >= lastEnd else { continue }
-            var free = true
-            for i in f.start ..< f.start + f.length where covered[i] { free = false; break }
-            guard free else { continue }
-            for i in f.start ..< f.start + f.length { covered[i] = true }
-            claimed[f.start] = f.token
-            lastEnd = f.start + f.length
-        }
-        var fragments: [Fragment] = []
-        var i = 0
-        var textStart = 0
-        while i < n {
-            if claimed[i] >= 0 {
-                if textStart < i { fragments.append(.text(textStart ..< i)) }
-                fragments.append(.token(Int(claimed[i])))
-                i += 1
-                while i < n && covered[i] && claimed[i] < 0 { i += 1 }
-                textStart = i
-            } else {
-                i += 1
+            let end = f.start + f.length
+            guard f.start >= lastEnd, !state[f.start ..< end].contains(where: { $0 != free }) else { continue }
+            for i in f.start ..< end { state[i] = claimedByte }
+            tokenAtStart[f.start] = tokenAt[Int(f.node)]
+            lastEnd = end
+            let strip = strips[Int(f.node)]
+            if strip.left {
+                var k = f.start - 1
+                while k >= 0 && state[k] == free && isSpace(text[k]) { state[k] = stripped; k -= 1 }
+            }
+            if strip.right {
+                var k = end
+                while k < n && state[k] == free && isSpace(text[k]) { state[k] = stripped; k += 1 }
             }
         }
-        if textStart < n { fragments.append(.text(textStart ..< n)) }
+        var fragments: [Fragment] = []
+        var textStart = -1
+        for i in 0..<n {
+            if state[i] == free {
+                if textStart < 0 { textStart = i }
+                continue
+            }
+            if textStart >= 0 { fragments.append(.text(textStart ..< i)); textStart = -1 }
+            if tokenAtStart[i] >= 0 { fragments.append(.token(Int(tokenAtStart[i]))) }
+        }
+        if textStart >= 0 { fragments.append(.text(textStart ..< n)) }
         return fragments
     }
 }
