@@ -11,9 +11,9 @@ package enum AVX2Kernels {
     package static let q5_0 = packedEntry(Q5_0AVX2.self)
     package static let q5_1 = packedEntry(Q5_1AVX2.self)
     package static let q8_0 = entry(AVX2BlockDot<Q8_0AVX2>.self)
-    package static let q4_K = entry(AVX2SuperBlockDot<Q4_KAVX2>.self)
-    package static let q5_K = entry(AVX2SuperBlockDot<Q5_KAVX2>.self)
-    package static let q6_K = entry(AVX2SuperBlockDot<Q6_KAVX2>.self)
+    package static let q4_K = packedSuperBlockEntry(Q4_KAVX2.self)
+    package static let q5_K = packedSuperBlockEntry(Q5_KAVX2.self)
+    package static let q6_K = packedSuperBlockEntry(Q6_KAVX2.self)
 
     /// The table entry of row kernel `K`, with its loops specialised in this module.
     private static func entry<K: RowKernel>(_: K.Type) -> DotKernel {
@@ -32,6 +32,20 @@ package enum AVX2Kernels {
                           AVX2PackedTiles<F>.matMul(w, x, into: y, rows: rows)
                       } else {
                           RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                      }
+                  })
+    }
+
+    /// The table entry of a K-quant whose prefill runs on packed tiles (``AVX2PackedSuperBlocks``)
+    /// from 8 tokens up.
+    private static func packedSuperBlockEntry<F: AVX2PackedSuperBlockFormat>(_: F.Type) -> DotKernel {
+        DotKernel(activationFormat: AVX2SuperBlockDot<F>.activationFormat,
+                  matVec: { w, x, t, y, rows in RowLoops<AVX2SuperBlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows) },
+                  matMul: { w, x, y, rows in
+                      if x.nTokens >= 8 {
+                          AVX2PackedSuperBlocks<F>.matMul(w, x, into: y, rows: rows)
+                      } else {
+                          RowLoops<AVX2SuperBlockDot<F>>.matMul(w, x, into: y, rows: rows)
                       }
                   })
     }

@@ -22,6 +22,9 @@ public struct KScales {
     @inlinable @inline(__always)
     public func scale(_ g: Int) -> Int16 { Int16(truncatingIfNeeded: (scales >> UInt64(8 * g)) & 0xff) }
 
+    @inlinable @inline(__always)
+    public func min(_ g: Int) -> Int16 { Int16(truncatingIfNeeded: (mins >> UInt64(8 * g)) & 0xff) }
+
     /// `Σ_g min_g * sums[g]` over the 8 groups.
     @inlinable @inline(__always)
     public func minDot(_ sums: UnsafePointer<Int16>) -> Int32 {

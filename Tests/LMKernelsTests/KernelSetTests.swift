@@ -30,7 +30,7 @@ import Testing
         let rows = min(96, info.rowCount), cols = info.rowLength
         let w = WeightMatrix(type: info.type, data: file.data(for: info), rows: rows, cols: cols)
         var rng = SplitMix64(seed: 17)
-        // 12 tokens: past the threshold where the AVX2 legacy formats switch to packed tiles.
+        // 12 tokens: past the threshold where the AVX2 kernels switch to packed tiles.
         let tokens = 12
         let input = DotReference.randomActivations(tokens * cols, rng: &rng)
         let x = QuantizedActivations(maxTokens: tokens, maxCols: cols)

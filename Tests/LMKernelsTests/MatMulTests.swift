@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    /// From 8 tokens the AVX2 legacy formats run packed tiles (another summation order), so the
+    /// From 8 tokens the AVX2 kernels of the 4- and 5-bit formats and K-quants run packed tiles (another summation order), so the
     /// batch is checked against the Double reference on every row and token instead.
     @Test(arguments: kernelCases, [8, 13])
     func largeBatchesMatchTheDoubleReference(_ c: KernelCase, _ nTokens: Int) {
