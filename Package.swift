@@ -50,11 +50,12 @@ let package = Package(
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
         .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMKernelsCore", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
-        .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
-        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
+        .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "LMKernelsCore", "TestSupport"],
+                    exclude: ["Architectures/Reference"]),
+        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMTransformer", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LMGGUF"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,8 @@ enum ModelLocator {
         return "Models/" + defaultFile
     }
 
-    static func load(_ explicit: String?) throws(CLIError) -> TransformerModel {
+    /// The model path, which must exist.
+    static func existingPath(_ explicit: String?) throws(CLIError) -> String {
         let p = path(explicit)
         guard FileManager.default.fileExists(atPath: p) else {
             if explicit == nil {
@@ -20,6 +21,11 @@ enum ModelLocator {
             }
             throw .failed("model not found at \(p)")
         }
+        return p
+    }
+
+    static func load(_ explicit: String?) throws(CLIError) -> TransformerModel {
+        let p = try existingPath(explicit)
         do {
             return try TransformerModel(path: p)
         } catch {

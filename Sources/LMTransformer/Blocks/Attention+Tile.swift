@@ -31,6 +31,8 @@ extension Attention {
 
         // Infinities and NaNs need the exact (slower) conversion; a well-behaved model has none.
         let exact = cache.mayHoldNonFinite(layer)
+        // With a cap, scores are `cap · tanh(q·k · scale / cap)`, the scale folded in as ggml does.
+        let capped = softcap != 0, scoreScale = capped ? scale / softcap : scale
         var tb = blocks.lowerBound
         while tb < blocks.upperBound {
             let nb = min(tile / B, blocks.upperBound - tb)
@@ -56,7 +58,8 @@ extension Attention {
                 // Scores of 8 positions at once; lanes outside lo...hi become -inf (weight 0).
                 var tileMax = -Float.infinity
                 for bi in bLo...bHi {
-                    var s = Self.dotBlock(qi, kf + bi * headDim * B, headDim) * scale
+                    var s = Self.dotBlock(qi, kf + bi * headDim * B, headDim) * scoreScale
+                    if capped { for lane in 0..<B { s[lane] = softcap * tanhf(s[lane]) } }
                     let p0 = base + bi * B
                     if p0 < lo || p0 + B - 1 > hi {
                         for lane in 0..<B where p0 + lane < lo || p0 + lane > hi { s[lane] = -.infinity }

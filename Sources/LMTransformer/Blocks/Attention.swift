@@ -22,13 +22,16 @@ package struct Attention: Sendable {
     package let scale: Float
     /// Keys at distance `window` or more behind the query are masked (`nil`: all earlier keys).
     package let window: Int?
+    /// Scores become `softcap · tanh(score / softcap)` before the softmax (Gemma 2); 0: no cap.
+    package let softcap: Float
 
-    package init(nHead: Int, nKVHead: Int, headDim: Int, scale: Float, window: Int?) {
+    package init(nHead: Int, nKVHead: Int, headDim: Int, scale: Float, window: Int?, softcap: Float = 0) {
         self.nHead = nHead
         self.nKVHead = nKVHead
         self.headDim = headDim
         self.scale = scale
         self.window = window
+        self.softcap = softcap
     }
 
     /// Query heads per KV head.
