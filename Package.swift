@@ -5,6 +5,11 @@ import PackageDescription
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
 //   LMTokenizer depends only on LMGGUF; LMGrammar and LMJinja depend on nothing;
 //   LMTransformer uses LMJinja to render a GGUF's own chat template.
+//   LMGeneration (the decode step: sample, constrain, detokenize; stop rules) sits on LMTransformer,
+//   LMTokenizer and LMGrammar; the session and the command line both decode through it. A module of its
+//   own: `lmsession generate` needs the step without the session (raw prompts, repetition penalty), and it
+//   is tested with a scripted forward pass, no model; its per-sequence state is what a batching scheduler
+//   steps for many sequences before one batched forward pass.
 // LMKernels is split by instruction set: LMKernelsCore holds the types and the generic row loops
 // (`@inlinable public`, so each kernel module specialises them for its own instruction set; Swift
 // 6.3.1 did not specialise `@inlinable package` bodies in other modules, hence public),
@@ -44,18 +49,22 @@ let package = Package(
         .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer", "LMJinja"]),
         .target(name: "LMGrammar"),
         .target(name: "LMJinja"),
-        .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
-        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
+        .target(name: "LMGeneration", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
 
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
         .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMKernelsCore", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "LMKernelsCore", "TestSupport"],
                     exclude: ["Architectures/Reference"]),
-        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMTransformer", "TestSupport"]),
+        .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
+        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
-        .target(name: "TestSupport", dependencies: ["LMGGUF"], path: "Tests/TestSupport"),
+        // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
+        .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["LMGeneration", "LMGGUF"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,6 +52,14 @@ enum AVX2 {
         return r
     }
 
+    /// `vpaddw`: `a[i] + b[i]`, wrapping.
+    @inline(__always)
+    static func add16(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD16<Int16> {
+        var r = SIMD16<Int16>()
+        r._storage._value = Builtin.add_Vec16xInt16(a._storage._value, b._storage._value)
+        return r
+    }
+
     /// `vpsubb`: `a[i] - b[i]`, wrapping.
     @inline(__always)
     static func subtract(_ a: SIMD32<UInt8>, _ b: SIMD32<UInt8>) -> SIMD32<UInt8> {

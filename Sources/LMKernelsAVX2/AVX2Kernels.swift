@@ -6,10 +6,10 @@ import LMKernelsCore
 /// module is compiled for AVX2, FMA, F16C and BMI2, so even the generic row loops specialised here
 /// use 256-bit registers; callers must check the CPU first (`LMKernels.KernelSet`).
 package enum AVX2Kernels {
-    package static let q4_0 = entry(AVX2BlockDot<Q4_0AVX2>.self)
-    package static let q4_1 = entry(AVX2BlockDot<Q4_1AVX2>.self)
-    package static let q5_0 = entry(AVX2BlockDot<Q5_0AVX2>.self)
-    package static let q5_1 = entry(AVX2BlockDot<Q5_1AVX2>.self)
+    package static let q4_0 = packedEntry(Q4_0AVX2.self)
+    package static let q4_1 = packedEntry(Q4_1AVX2.self)
+    package static let q5_0 = packedEntry(Q5_0AVX2.self)
+    package static let q5_1 = packedEntry(Q5_1AVX2.self)
     package static let q8_0 = entry(AVX2BlockDot<Q8_0AVX2>.self)
     package static let q4_K = entry(AVX2SuperBlockDot<Q4_KAVX2>.self)
     package static let q5_K = entry(AVX2SuperBlockDot<Q5_KAVX2>.self)
@@ -21,6 +21,25 @@ package enum AVX2Kernels {
                   matVec: { w, x, t, y, rows in RowLoops<K>.matVec(w, x, token: t, into: y, rows: rows) },
                   matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
     }
+
+    /// The table entry of a legacy format whose prefill runs on packed tiles (``AVX2PackedTiles``)
+    /// from 8 tokens up (fewer do not repay the repacking).
+    private static func packedEntry<F: AVX2PackedFormat>(_: F.Type) -> DotKernel {
+        DotKernel(activationFormat: F.activationFormat,
+                  matVec: { w, x, t, y, rows in RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows) },
+                  matMul: { w, x, y, rows in
+                      if x.nTokens >= 8 {
+                          AVX2PackedTiles<F>.matMul(w, x, into: y, rows: rows)
+                      } else {
+                          RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                      }
+                  })
+    }
+
+    /// The float-vector kernels compiled with AVX2, FMA and F16C.
+    package static let vector = VectorKernels(
+        gate: { activation, g, u, rows in activation.apply(g, u, rows) },
+        attend: { work, unit, thread in AttentionKernel<FusedMultiplyAdd, F16CHalves>.attend(work, unit: unit, thread: thread) })
 
     /// The AVX2 kernel for `type`, or nil where the portable kernel is used.
     package static func kernel(for type: GGMLType) -> DotKernel? {

@@ -30,17 +30,19 @@ import Testing
         let rows = min(96, info.rowCount), cols = info.rowLength
         let w = WeightMatrix(type: info.type, data: file.data(for: info), rows: rows, cols: cols)
         var rng = SplitMix64(seed: 17)
-        let input = DotReference.randomActivations(4 * cols, rng: &rng)
-        let x = QuantizedActivations(maxTokens: 4, maxCols: cols)
-        x.quantize(input, nTokens: 4, cols: cols, format: activationFormat(for: info.type))
-        var reference = [Float](repeating: .nan, count: 4 * rows)
+        // 12 tokens: past the threshold where the AVX2 legacy formats switch to packed tiles.
+        let tokens = 12
+        let input = DotReference.randomActivations(tokens * cols, rng: &rng)
+        let x = QuantizedActivations(maxTokens: tokens, maxCols: cols)
+        x.quantize(input, nTokens: tokens, cols: cols, format: activationFormat(for: info.type))
+        var reference = [Float](repeating: .nan, count: tokens * rows)
         MatMul.matMul(w, x, into: &reference, rows: 0..<rows, kernels: .portable)
         var compared = 0
         for set in KernelSet.supported where set != .portable {
-            var fast = [Float](repeating: .nan, count: 4 * rows)
+            var fast = [Float](repeating: .nan, count: tokens * rows)
             MatMul.matMul(w, x, into: &fast, rows: 0..<rows, kernels: set)
             let scale = reference.map { abs($0) }.max() ?? 1
-            for i in 0..<(4 * rows) {
+            for i in 0..<(tokens * rows) {
                 #expect(abs(fast[i] - reference[i]) <= 1e-5 * scale, "\(set) [\(i / rows), \(i % rows)]: \(fast[i]) vs \(reference[i])")
             }
             compared += 1

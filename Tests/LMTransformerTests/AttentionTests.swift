@@ -1,4 +1,5 @@
 import Testing
+import LMKernels
 import LMTransformer
 import TestSupport
 
@@ -12,8 +13,11 @@ struct AttentionTests {
         let nTokens: Int, firstPosition: Int
         let window: Int?
         let threads: Int
+        /// Gemma 2's `tanh` cap of the scores; 0: none.
+        var softcap: Float = 0
         var description: String {
             "\(nHead)/\(nKVHead) heads of \(headDim), \(nTokens) tokens at \(firstPosition), window \(window.map(String.init) ?? "none"), \(threads) threads"
+                + (softcap == 0 ? "" : ", soft-cap \(softcap)")
         }
     }
 
@@ -31,11 +35,15 @@ struct AttentionTests {
         // A head size with scalar tails, and one large group (one token per unit).
         Case(nHead: 2, nKVHead: 2, headDim: 20, nTokens: 5, firstPosition: 13, window: nil, threads: 2),
         Case(nHead: 16, nKVHead: 1, headDim: 32, nTokens: 3, firstPosition: 150, window: 100, threads: 2),
+        // Gemma 2's soft-capped scores: a cap that bites, in decode (split) and prefill, with a window.
+        Case(nHead: 8, nKVHead: 4, headDim: 32, nTokens: 1, firstPosition: 300, window: nil, threads: 2, softcap: 1.5),
+        Case(nHead: 8, nKVHead: 4, headDim: 32, nTokens: 20, firstPosition: 40, window: 16, threads: 2, softcap: 1.5),
     ]
 
     @Test("the tiled attention equals the reference within float rounding", arguments: cases)
     func tiledMatchesReference(_ c: Case) {
-        let attention = Attention(nHead: c.nHead, nKVHead: c.nKVHead, headDim: c.headDim, scale: 0.6, window: c.window)
+        let attention = Attention(nHead: c.nHead, nKVHead: c.nKVHead, headDim: c.headDim, scale: 0.6, window: c.window,
+                                  softcap: c.softcap)
         let positions = c.firstPosition + c.nTokens
         let kvSize = c.nKVHead * c.headDim, qSize = c.nHead * c.headDim
         let cache = KVCache(nLayer: 2, contextSize: positions + 5, nKVHead: c.nKVHead, headDim: c.headDim)
@@ -46,16 +54,19 @@ struct AttentionTests {
             cache.store(layer: layer, position: 0, nTokens: positions, k: k, v: v)
         }
         let q = values(c.nTokens * qSize)
-        var fast = [Float](repeating: .nan, count: c.nTokens * qSize)
         var reference = [Float](repeating: .nan, count: c.nTokens * qSize)
-        var scratch = [Float](repeating: 0, count: attention.scratchCount(threads: c.threads))
-        attention.serial(q: q, nTokens: c.nTokens, firstPosition: c.firstPosition, layer: 1, cache: cache,
-                         out: &fast, scratch: &scratch, threads: c.threads)
         attention.reference(q: q, nTokens: c.nTokens, firstPosition: c.firstPosition, layer: 1, cache: cache, out: &reference)
-        var maxError: Float = 0
-        for i in fast.indices { maxError = max(maxError, abs(fast[i] - reference[i])) }
-        #expect(maxError < 2e-6, "max |fast - reference| = \(maxError)")
-        #expect(!fast.contains { $0.isNaN })
         #expect(reference.contains { abs($0) > 0.05 })
+        // Every kernel set this CPU runs (portable: separate multiply and add; AVX2: fused).
+        for kernels in KernelSet.supported {
+            var fast = [Float](repeating: .nan, count: c.nTokens * qSize)
+            var scratch = [Float](repeating: 0, count: attention.scratchCount(threads: c.threads))
+            attention.serial(q: q, nTokens: c.nTokens, firstPosition: c.firstPosition, layer: 1, cache: cache,
+                             out: &fast, scratch: &scratch, threads: c.threads, kernels: kernels)
+            var maxError: Float = 0
+            for i in fast.indices { maxError = max(maxError, abs(fast[i] - reference[i])) }
+            #expect(maxError < 2e-6, "\(kernels): max |fast - reference| = \(maxError)")
+            #expect(!fast.contains { $0.isNaN })
+        }
     }
 }

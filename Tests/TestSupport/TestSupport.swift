@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Paths the tests share: the repository root, the llama.cpp reference outputs in
 /// `Tests/Reference` (committed, see its README; override with `LMSESSION_REFS`), and the real
@@ -27,34 +28,40 @@ public enum TestPaths {
 
 public enum TestModelError: Error, CustomStringConvertible {
     case fetchFailed(name: String, status: Int32)
-    case llamaCppSourceFailed(status: Int32)
+    case scriptFailed(script: String, status: Int32)
     public var description: String {
         switch self {
         case let .fetchFailed(name, status): "Models/fetch \(name) failed with status \(status)"
-        case let .llamaCppSourceFailed(status): "Scripts/llama-cpp-source failed with status \(status)"
+        case let .scriptFailed(script, status): "\(script) failed with status \(status)"
         }
     }
 }
 
-/// llama.cpp b11312's source tree (chat templates, tokenizer suites), fetched by
-/// `Scripts/llama-cpp-source` on first use, never skipped.
+/// llama.cpp b11312's source tree, which `Scripts/llama-cpp-source` fetches (once, cached under
+/// `Models/.cache/`) and whose path it prints; its `models/` holds the `ggml-vocab-*.gguf`
+/// tokenizer suites.
 public enum LlamaCppSource {
-    /// One download at a time when suites ask concurrently.
-    private static let lock = NSLock()
+    private static let cached = Mutex<URL?>(nil)
 
-    /// The tree's root (`.../vendor/llama.cpp`).
+    /// The tree's root, running the script on first use.
     public static func root() throws -> URL {
-        lock.lock(); defer { lock.unlock() }
-        let p = Process()
-        p.executableURL = TestPaths.repoRoot.appendingPathComponent("Scripts/llama-cpp-source")
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw TestModelError.llamaCppSourceFailed(status: p.terminationStatus) }
-        let path = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return URL(fileURLWithPath: path)
+        try cached.withLock { cached in
+            if let cached { return cached }
+            let p = Process()
+            let out = Pipe()
+            p.executableURL = TestPaths.repoRoot.appendingPathComponent("Scripts/llama-cpp-source")
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard p.terminationStatus == 0, !path.isEmpty else {
+                throw TestModelError.scriptFailed(script: "Scripts/llama-cpp-source", status: p.terminationStatus)
+            }
+            let url = URL(fileURLWithPath: path)
+            cached = url
+            return url
+        }
     }
 
     /// `models/templates/*.jinja`, sorted by name.
@@ -63,6 +70,11 @@ public enum LlamaCppSource {
         return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "jinja" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// `models/<name>` in the tree.
+    public static func model(_ name: String) throws -> URL {
+        try root().appendingPathComponent("models").appendingPathComponent(name)
     }
 }
 

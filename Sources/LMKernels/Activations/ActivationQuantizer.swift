@@ -7,11 +7,15 @@ import LMKernelsCore
 // even/odd order of ``QuantizedActivations``.
 
 enum ActivationQuantizer {
-    /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0.
+    /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0, and `Σq` (for the kernels that
+    /// offset unsigned weights: `Σ(w - o)·q = Σw·q - o·Σq`).
     @inline(__always)
     static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
-                          bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>) {
+                          bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>,
+                          sum: UnsafeMutablePointer<Int16>) {
         let d = blockQuantize32(x, quants, bytes)
+        let ones = SIMD16<Int16>(repeating: 1)
+        sum.pointee = Int16(truncatingIfNeeded: horizontalSum(maddPairs(loadI16x16(quants), ones) &+ maddPairs(loadI16x16(quants + 16), ones)))
         scale.pointee = roundedToF16(d)
     }
 

@@ -15,7 +15,8 @@ import LMKernelsCore
 /// - `scales`  `[nTokens, cols / blockSize]` Float (f16-rounded for Q8_0/Q8_1),
 /// - `sums`    `[nTokens, cols / 32]` Float, Q8_1's `s = d * Σq` (f16-rounded),
 /// - `bsums`   `[nTokens, cols / 16]` Int16, Q8_K's sums of 16 quants,
-/// - `groupSums` `[nTokens, cols / 32]` Int16, Q8_K's sums of 32 quants (pairs of `bsums`),
+/// - `groupSums` `[nTokens, cols / 32]` Int16, sums of 32 quants: Q8_0's per block, Q8_K's per
+///   group (pairs of `bsums`),
 /// - `floats`  `[nTokens, cols]` Float, only for `.f32`,
 /// - `bytes`   `[nTokens, cols]` Int8 in natural order, Q8_0/Q8_1/Q8_K only, for the kernels that
 ///   multiply bytes directly (AVX2's `vpmaddubsw`).
@@ -101,7 +102,8 @@ public final class QuantizedActivations: @unchecked Sendable {
                 let nb = cols / 32
                 for b in 0..<nb {
                     ActivationQuantizer.q8_0Block(src + b * 32, quants: quants + t * cols + b * 32,
-                                                  bytes: bytes + t * cols + b * 32, scale: scales + t * nb + b)
+                                                  bytes: bytes + t * cols + b * 32, scale: scales + t * nb + b,
+                                                  sum: groupSums + t * nb + b)
                 }
             case .q8_1:
                 let nb = cols / 32

@@ -62,6 +62,25 @@ enum DotKernels {
         }
     }
 
+    /// The portable float-vector kernels (activations, attention), for the baseline target.
+    static let portableVector = VectorKernels(
+        gate: { activation, g, u, rows in activation.apply(g, u, rows) },
+        attend: { work, unit, thread in AttentionKernel<PortableMultiplyAdd, PortableHalves>.attend(work, unit: unit, thread: thread) })
+
+    /// `set`'s float-vector kernels. - Precondition: `set.isSupported`.
+    static func vector(in set: KernelSet) -> VectorKernels {
+        switch set {
+        case .portable:
+            return portableVector
+        case .avx2:
+            #if arch(x86_64)
+            return AVX2Kernels.vector
+            #else
+            return portableVector
+            #endif
+        }
+    }
+
     /// Weight types `set` has kernels of its own for (empty for `.portable`).
     static func ownTypes(_ set: KernelSet) -> [GGMLType] {
         switch set {

@@ -43,6 +43,9 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
+    /// This set's float-vector kernels (activations, attention).
+    public var vectorKernels: VectorKernels { DotKernels.vector(in: self) }
+
     /// Weight types with kernels of this set's own; the others use the portable kernels.
     public var ownTypes: [GGMLType] { DotKernels.ownTypes(self) }
 

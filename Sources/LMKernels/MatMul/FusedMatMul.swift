@@ -59,18 +59,19 @@ extension MatMul {
         check(w1, x, k1, 0..<w1.rows)
         pool.parallelFor(0..<w0.rows, alignment: 16,
                          job: Gated(gate: Rows(kernel: k0, w: w0, x: x, y: y0),
-                                    up: Rows(kernel: k1, w: w1, x: x, y: y1), activation: activation))
+                                    up: Rows(kernel: k1, w: w1, x: x, y: y1), activation: activation,
+                                    vector: DotKernels.vector(in: kernels)))
     }
 
     /// The same rows of gate and up, then the gating on them.
     struct Gated: ParallelRangeJob {
-        let gate: Rows, up: Rows, activation: Gating
+        let gate: Rows, up: Rows, activation: Gating, vector: VectorKernels
 
         func run(_ rows: Range<Int>) {
             gate.run(rows)
             up.run(rows)
             let n = gate.w.rows
-            for t in 0..<gate.x.nTokens { activation.apply(gate.y + t * n, up.y + t * n, rows) }
+            for t in 0..<gate.x.nTokens { vector.gate(activation, gate.y + t * n, up.y + t * n, rows) }
         }
     }
 }

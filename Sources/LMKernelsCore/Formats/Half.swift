@@ -5,7 +5,7 @@
 ///
 /// Exact for zeros, subnormals, normals and infinities. A NaN keeps its sign and payload and comes
 /// back quiet (quiet bit set), as the F16C `vcvtph2ps` instruction and compiler-rt do.
-@inline(__always)
+@inlinable @inline(__always)
 public func halfToFloat(_ bits: UInt16) -> Float {
     let sign = UInt32(bits & 0x8000) << 16
     let magnitude = UInt32(bits & 0x7FFF)
@@ -27,7 +27,7 @@ public func halfToFloat(_ bits: UInt16) -> Float {
 ///
 /// Values of magnitude at least 65520 become infinity; a NaN stays NaN (quiet, sign and the top
 /// payload bits kept).
-@inline(__always)
+@inlinable @inline(__always)
 public func floatToHalf(_ value: Float) -> UInt16 {
     let bits = value.bitPattern
     let sign = UInt16(truncatingIfNeeded: (bits >> 16) & 0x8000)
@@ -56,14 +56,14 @@ public func floatToHalf(_ value: Float) -> UInt16 {
 }
 
 /// The `Float` whose top 16 bits are `bits` (bfloat16 is a truncated binary32; exact).
-@inline(__always)
+@inlinable @inline(__always)
 public func bf16ToFloat(_ bits: UInt16) -> Float {
     Float(bitPattern: UInt32(bits) << 16)
 }
 
 /// The bfloat16 bit pattern nearest to `value`, ties to even, as ggml's
 /// `ggml_compute_fp32_to_bf16`: a NaN is made quiet, subnormals are kept.
-@inline(__always)
+@inlinable @inline(__always)
 public func floatToBF16(_ value: Float) -> UInt16 {
     let bits = value.bitPattern
     if bits & 0x7FFF_FFFF > 0x7F80_0000 {
@@ -120,4 +120,30 @@ public func halfToFloatFinite(_ bits: SIMD8<UInt16>) -> SIMD8<Float> {
     let h = SIMD8<Int32>(truncatingIfNeeded: unsafeBitCast(bits, to: SIMD8<Int16>.self))
     let b = unsafeBitCast(h &<< 13, to: SIMD8<UInt32>.self) & 0x8FFF_E000
     return unsafeBitCast(b, to: SIMD8<Float>.self) * 0x1p112
+}
+
+/// Eight `Float`s to half bit patterns, lane by lane equal to ``floatToHalf(_:)-(Float)`` (ties to
+/// even, overflow to infinity, subnormals, NaNs kept quiet with their top payload bits), with
+/// integer and float vector operations only, for storing rows of the KV cache.
+@inlinable @inline(__always)
+public func floatToHalf(_ v: SIMD8<Float>) -> SIMD8<UInt16> {
+    let bits = unsafeBitCast(v, to: SIMD8<UInt32>.self)
+    let sign = (bits &>> 16) & 0x8000
+    let magnitude = bits & 0x7FFF_FFFF
+    // Normal halves: rebias the exponent (127 -> 15) and round the 13 dropped bits to even; a
+    // carry out of the mantissa correctly bumps the exponent.
+    let rebased = magnitude &- 0x3800_0000
+    let normal = (rebased &+ 0xFFF &+ ((rebased &>> 13) & 1)) &>> 13
+    // Subnormal halves (|x| < 2^-14): adding 0.5 leaves the FPU to round |x| to a multiple of 2^-24
+    // (the ulp of [0.5, 1)), ties to even; the difference of the bit patterns is that multiple.
+    let tiny = unsafeBitCast(unsafeBitCast(magnitude, to: SIMD8<Float>.self) + 0.5, to: SIMD8<UInt32>.self) &- 0x3F00_0000
+    let nan = 0x7E00 | (magnitude &>> 13) & 0x3FF
+    @inline(__always) func lanes(_ m: SIMDMask<SIMD8<Int32>>) -> SIMD8<UInt32> { unsafeBitCast(m, to: SIMD8<UInt32>.self) }
+    let isSubnormal = lanes(magnitude .< 0x3880_0000)
+    let isOverflow = lanes(magnitude .>= 0x477F_F000)
+    let isNaN = lanes(magnitude .> 0x7F80_0000)
+    var r = tiny & isSubnormal | normal & ~isSubnormal
+    r = 0x7C00 & isOverflow | r & ~isOverflow
+    r = nan & isNaN | r & ~isNaN
+    return SIMD8<UInt16>(truncatingIfNeeded: r | sign)
 }

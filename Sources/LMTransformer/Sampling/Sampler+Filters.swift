@@ -1,3 +1,4 @@
+import LMKernels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,7 +57,7 @@ extension Sampler {
                 let b = SIMD8<Float>(repeating: best), s = SIMD8<Float>(repeating: scale)
                 while c + 8 <= n {
                     let x = UnsafeRawPointer(v.baseAddress! + c).loadUnaligned(as: SIMD8<Float>.self)
-                    UnsafeMutableRawPointer(w.baseAddress! + c).storeBytes(of: VectorMath.exp((x - b) * s), as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(w.baseAddress! + c).storeBytes(of: vectorExp((x - b) * s), as: SIMD8<Float>.self)
                     c += 8
                 }
                 while c < n { w[c] = Self.expScalar((v[c] - best) * scale); c += 1 }

@@ -3,9 +3,11 @@ import LMGGUF
 import LMKernels
 import LMTransformer
 
-/// `lmsession info`: architecture facts, sizes, RoPE, tensor type counts and special tokens of a
-/// model, and what in the file is not implemented (then the model cannot run and the command
-/// fails after printing what it could);
+/// `lmsession info`: architecture, sizes, tensor type counts and special tokens of a model. The
+/// tokenizer part needs only the GGUF metadata. For an architecture LMSession runs it prints what
+/// the architecture is (norms, feed-forward, RoPE, biases, window, chat fallback) and, when the
+/// weights load, the hyperparameters as read (RoPE scaling, windows, scales, caps); else the reason
+/// they do not (a vocabulary-only file, or every key, value and tensor that is not implemented).
 /// `lmsession info --kernels`: only the kernel set this CPU runs (`portable`, `avx2`).
 enum InfoCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
@@ -15,36 +17,46 @@ enum InfoCommand {
             print(KernelSet.active)
             return
         }
-        let path = try ModelLocator.existingPath(a.string("model"))
-        let file: GGUFFile
-        do { file = try GGUFFile(path: path) } catch { throw .failed("cannot read \(path): \(error)") }
+        let (path, file, t) = try ModelLocator.loadTokenizer(a.string("model"))
         var typeCounts: [String: Int] = [:]
         var parameters = 0
         for info in file.tensors {
             typeCounts[info.type.description, default: 0] += 1
             parameters += info.elementCount
         }
+        func special(_ id: Int?) -> String { id.map { "\($0) \(t.tokenText($0).debugDescription)" } ?? "none" }
+        let name = file["general.name"]?.string ?? String(path.split(separator: "/").last ?? Substring(path))
         print("""
             file:          \(path)
+            name:          \(name)
             GGUF version:  \(file.version), \(file.tensors.count) tensors, \(file.keys.count) metadata keys, \(file.bytes.count) bytes
-            parameters:    \(parameters)
+            """)
+        let archName = file.architecture ?? "none"
+        if let architecture = Architecture(named: archName) {
+            print(facts(architecture).map { "\($0.0.padding(toLength: 15, withPad: " ", startingAt: 0))\($0.1)" }.joined(separator: "\n"))
+            do {
+                let model = try TransformerModel(file: file, path: path)
+                print("parameters:    \(parameters)")
+                printConfig(model.config)
+            } catch {
+                if case let .unsupported(items) = error {
+                    print(items.map { "unsupported:   \($0)" }.joined(separator: "\n"))
+                }
+                print("weights:       not loadable (\(error))")
+            }
+        } else {
+            print("architecture:  \(archName) (not supported; supported: \(Architecture.all.map(\.name).joined(separator: ", ")))")
+            print("weights:       not loadable")
+        }
+        print("""
+            vocabulary:    \(t.vocabularySize) tokens, tokenizer \(t.model)\(t.preTokenizer.map { ", pre-tokenizer \($0)" } ?? "")
+            BOS:           \(special(t.bosID)) (added: \(t.addsBOS))
+            EOS:           \(special(t.eosID))
+            end of generation: \(t.eogIDs.sorted().map { special($0) }.joined(separator: ", "))
+            chat template: \(t.chatTemplate == nil ? "none in the file" : "from the GGUF")
+            kernels:       \(KernelSet.active) (this CPU; own kernels for \(KernelSet.active.ownTypes.map(\.description).joined(separator: " ")))
             tensor types:  \(typeCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             """)
-        let name = file.architecture ?? "(no general.architecture)"
-        guard let architecture = Architecture(named: name) else {
-            throw .failed("architecture \(name) is not supported (supported: \(Architecture.all.map(\.name).joined(separator: ", ")))")
-        }
-        print(facts(architecture).map { "\($0.0.padding(toLength: 15, withPad: " ", startingAt: 0))\($0.1)" }.joined(separator: "\n"))
-        let model: TransformerModel
-        do {
-            model = try TransformerModel(file: file, path: path)
-        } catch {
-            if case let .unsupported(items) = error {
-                print(items.map { "unsupported:   \($0)" }.joined(separator: "\n"))
-            }
-            throw .failed("cannot load \(path): \(error)")
-        }
-        printLoaded(model)
     }
 
     /// What the architecture is, from its description alone.
@@ -92,10 +104,8 @@ enum InfoCommand {
         ]
     }
 
-    /// What the file says, once loaded.
-    static func printLoaded(_ model: TransformerModel) {
-        let c = model.config, t = model.tokenizer
-        func special(_ id: Int?) -> String { id.map { "\($0) \(t.tokenText($0).debugDescription)" } ?? "none" }
+    /// The hyperparameters as read from the file.
+    static func printConfig(_ c: ModelConfig) {
         func rope(_ p: RoPEParameters) -> String {
             var s = "base \(p.base), \(p.dimensions) dims"
             if p.frequencyScale != 1 { s += ", frequency scale \(p.frequencyScale)" }
@@ -105,7 +115,6 @@ enum InfoCommand {
         }
         let local = c.localLayers.filter { $0 }.count
         var lines = [
-            "name:          \(model.name)",
             "layers:        \(c.nLayer)",
             "n_embd:        \(c.nEmbd)",
             "n_ff:          \(c.nFF)",
@@ -127,14 +136,6 @@ enum InfoCommand {
             lines.append("logits:        \(c.logitScale != 1 ? "divided by \(c.logitScale)" : "")\(c.finalSoftcap.map { " soft-cap \($0)" } ?? "")")
         }
         lines += c.notApplied.map { "not applied:   \($0)" }
-        lines += [
-            "vocabulary:    \(c.vocabSize) tokens, tokenizer \(t.model)",
-            "BOS:           \(special(t.bosID)) (added: \(t.addsBOS))",
-            "EOS:           \(special(t.eosID))",
-            "end of generation: \(t.eogIDs.sorted().map { special($0) }.joined(separator: ", "))",
-            "chat template: \(t.chatTemplate == nil ? "none (native \(c.architecture.chatFallback.rawValue))" : "from the GGUF")",
-            "kernels:       \(KernelSet.active) (this CPU; own kernels for \(KernelSet.active.ownTypes.map(\.description).joined(separator: " ")))",
-        ]
         print(lines.joined(separator: "\n"))
     }
 }
