@@ -99,7 +99,7 @@ enum InfoCommand {
             ("feed-forward:", ffn),
             ("RoPE:", rope),
             ("biases:", "Q/K/V optional, attention output \(presence(a.biases.attentionOutput)), feed-forward \(presence(a.biases.feedForward)), output head \(presence(a.biases.outputHead))"),
-            ("sliding window:", window),
+            ("window:", window),
             ("chat fallback:", "\(a.chatFallback.rawValue) (without tokenizer.chat_template); tool calls \(a.toolCalls.rawValue)"),
         ]
     }
@@ -120,7 +120,7 @@ enum InfoCommand {
             "n_ff:          \(c.nFF)",
             "heads:         \(c.nHead) query, \(c.nKVHead) key/value, head_dim \(c.headDim)",
             "context:       \(c.contextLength) tokens (trained)",
-            "RoPE scaling:  \(c.ropeScaling.rawValue)\(c.ropeScalingFactor != 1 ? " ×\(c.ropeScalingFactor)" : "")",
+            "RoPE scaling:  \(c.ropeScalingFactor == 1 && c.ropeScaling == .linear ? "none" : c.ropeScaling.rawValue)\(c.ropeScalingFactor != 1 ? " ×\(c.ropeScalingFactor)" : "")",
             "RoPE global:   \(rope(c.ropeGlobal))",
         ]
         if local > 0, let w = c.slidingWindow {
