@@ -56,14 +56,15 @@ let package = Package(
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
         .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMKernelsCore", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
-        .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
+        .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "LMKernelsCore", "TestSupport"],
+                    exclude: ["Architectures/Reference"]),
         .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
         // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
         .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["LMGeneration"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LMGeneration", "LMGGUF"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import LMGGUF
+import TestSupport
 import Testing
 
 /// A corrupt file and the exact error the reader must throw for it.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import LMGGUF
+import TestSupport
 import Testing
 
 /// Corrupt headers and key-values are rejected with the error that names what and where.

@@ -1,5 +1,6 @@
 import Foundation
 import LMGGUF
+import TestSupport
 import Testing
 
 /// Files written by ``GGUFBuilder`` read back with every value, tensor info and data byte intact.

@@ -1,4 +1,5 @@
 import LMGGUF
+import TestSupport
 import Testing
 
 /// Corrupt tensor infos are rejected with the error that names the tensor. The files have no

@@ -1,4 +1,5 @@
 import LMGGUF
+import TestSupport
 import Testing
 
 /// Cut and mutated copies of a valid file: every one throws a ``GGUFError`` or parses into tensors

@@ -1,5 +1,6 @@
 import Foundation
 import LMSession
+import LMTransformer
 import Testing
 
 /// How tools and calls are written for the local model (the `<tool_call>` convention).
@@ -28,8 +29,8 @@ import Testing
     }
 
     @Test(arguments: [("qwen2", ToolCallEnvelope.Style.object), ("qwen3", .object), ("llama", .list), ("gemma3", .list)])
-    func theStyleFollowsTheModelFamily(architecture: String, style: ToolCallEnvelope.Style) {
-        #expect(ToolCallEnvelope.Style(architecture: architecture) == style)
+    func theStyleFollowsTheModelFamily(architecture: String, style: ToolCallEnvelope.Style) throws {
+        #expect(ToolCallEnvelope.Style(architecture: try #require(Architecture(named: architecture))) == style)
     }
 
     @Test func aToolOutputGoesBackInToolResponseTags() {

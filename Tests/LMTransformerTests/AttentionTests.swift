@@ -13,8 +13,11 @@ struct AttentionTests {
         let nTokens: Int, firstPosition: Int
         let window: Int?
         let threads: Int
+        /// Gemma 2's `tanh` cap of the scores; 0: none.
+        var softcap: Float = 0
         var description: String {
             "\(nHead)/\(nKVHead) heads of \(headDim), \(nTokens) tokens at \(firstPosition), window \(window.map(String.init) ?? "none"), \(threads) threads"
+                + (softcap == 0 ? "" : ", soft-cap \(softcap)")
         }
     }
 
@@ -32,11 +35,15 @@ struct AttentionTests {
         // A head size with scalar tails, and one large group (one token per unit).
         Case(nHead: 2, nKVHead: 2, headDim: 20, nTokens: 5, firstPosition: 13, window: nil, threads: 2),
         Case(nHead: 16, nKVHead: 1, headDim: 32, nTokens: 3, firstPosition: 150, window: 100, threads: 2),
+        // Gemma 2's soft-capped scores: a cap that bites, in decode (split) and prefill, with a window.
+        Case(nHead: 8, nKVHead: 4, headDim: 32, nTokens: 1, firstPosition: 300, window: nil, threads: 2, softcap: 1.5),
+        Case(nHead: 8, nKVHead: 4, headDim: 32, nTokens: 20, firstPosition: 40, window: 16, threads: 2, softcap: 1.5),
     ]
 
     @Test("the tiled attention equals the reference within float rounding", arguments: cases)
     func tiledMatchesReference(_ c: Case) {
-        let attention = Attention(nHead: c.nHead, nKVHead: c.nKVHead, headDim: c.headDim, scale: 0.6, window: c.window)
+        let attention = Attention(nHead: c.nHead, nKVHead: c.nKVHead, headDim: c.headDim, scale: 0.6, window: c.window,
+                                  softcap: c.softcap)
         let positions = c.firstPosition + c.nTokens
         let kvSize = c.nKVHead * c.headDim, qSize = c.nHead * c.headDim
         let cache = KVCache(nLayer: 2, contextSize: positions + 5, nKVHead: c.nKVHead, headDim: c.headDim)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The attention work unit (see ``AttentionShape``), `@inlinable` so that each kernel module
 /// compiles it for its own instruction set (F16C and FMA in the AVX2 module), with that module's
 /// multiply-add `M` and half-precision widening `H`.
@@ -29,6 +35,9 @@ public enum AttentionKernel<M: MultiplyAdd, H: HalfConversion> {
 
         // Infinities and NaNs need the exact (slower) conversion; a well-behaved model has none.
         let exact = work.kv.mayHoldNonFinite
+        // With a cap, scores are `cap · tanh(q·k · scale / cap)`, the scale folded in as ggml does;
+        // models without one (all but Gemma 2) keep the plain path.
+        let cap = s.softcap, capped = cap != 0, scoreScale = capped ? s.scale / cap : s.scale
         var tb = blocks.lowerBound
         while tb < blocks.upperBound {
             let nb = min(tile / B, blocks.upperBound - tb)
@@ -54,7 +63,8 @@ public enum AttentionKernel<M: MultiplyAdd, H: HalfConversion> {
                 // Scores of 8 positions at once; lanes outside lo...hi become -inf (weight 0).
                 var tileMax = -Float.infinity
                 for bi in bLo...bHi {
-                    var score = dotBlock(qi, kf + bi * headDim * B, headDim) * s.scale
+                    var score = dotBlock(qi, kf + bi * headDim * B, headDim) * scoreScale
+                    if capped { for lane in 0..<B { score[lane] = cap * tanhf(score[lane]) } }
                     let p0 = base + bi * B
                     if p0 < lo || p0 + B - 1 > hi {
                         for lane in 0..<B where p0 + lane < lo || p0 + lane > hi { score[lane] = -.infinity }

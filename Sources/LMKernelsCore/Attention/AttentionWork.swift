@@ -14,13 +14,16 @@ public struct AttentionShape: Sendable {
     public let scale: Float
     /// Keys at distance `window` or more behind the query are masked (`nil`: all earlier keys).
     public let window: Int?
+    /// Scores become `softcap · tanh(score / softcap)` before the softmax (Gemma 2); 0: no cap.
+    public let softcap: Float
 
-    public init(nHead: Int, nKVHead: Int, headDim: Int, scale: Float, window: Int?) {
+    public init(nHead: Int, nKVHead: Int, headDim: Int, scale: Float, window: Int?, softcap: Float = 0) {
         self.nHead = nHead
         self.nKVHead = nKVHead
         self.headDim = headDim
         self.scale = scale
         self.window = window
+        self.softcap = softcap
     }
 
     /// Positions per key block of the cache (keys are stored `[headDim, 8]` per block).

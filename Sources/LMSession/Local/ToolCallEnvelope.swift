@@ -1,4 +1,5 @@
 import LMGrammar
+import LMTransformer
 
 /// How tool calls look in the local model's text: the model family's convention.
 ///
@@ -18,9 +19,9 @@ package enum ToolCallEnvelope {
     package enum Style: Sendable, Equatable {
         case list, object
 
-        /// The convention of a model with this GGUF `general.architecture`: ``object`` for Qwen, ``list`` otherwise.
-        package init(architecture: String) {
-            self = architecture.hasPrefix("qwen") ? .object : .list
+        /// The convention of a model with this architecture (``Architecture/toolCalls``).
+        package init(architecture: Architecture) {
+            self = architecture.toolCalls == .hermes ? .object : .list
         }
     }
 

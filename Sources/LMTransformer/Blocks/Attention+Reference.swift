@@ -7,7 +7,7 @@ import LMKernels
 
 extension Attention {
     /// The plain definition the tiled path is tested against: for each query head, scores
-    /// `q·k · scale` over its causal (and window) range, softmax, weighted sum of values, one
+    /// `q·k · scale` (capped as `softcap · tanh(s / softcap)` when set) over its causal (and window) range, softmax, weighted sum of values, one
     /// position and one element at a time, in Double. Same arguments as
     /// ``callAsFunction(q:nTokens:firstPosition:layer:cache:out:scores:_:)``; no scratch.
     package func reference(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, layer: Int, cache: KVCache,
@@ -23,7 +23,8 @@ extension Attention {
                     let k = cache.keyBlock(layer, j / B, kvHead)
                     var dot = 0.0
                     for d in 0..<headDim { dot += Double(qh[d]) * Double(halfToFloat(k[d * B + j % B])) }
-                    scores.append(dot * Double(scale))
+                    let scaled = dot * Double(scale)
+                    scores.append(softcap == 0 ? scaled : Double(softcap) * Foundation.tanh(scaled / Double(softcap)))
                 }
                 let m = scores.max() ?? 0
                 let weights = scores.map { Foundation.exp($0 - m) }

@@ -17,8 +17,8 @@ import Darwin
 package struct Attention: Sendable {
     package let shape: AttentionShape
 
-    package init(nHead: Int, nKVHead: Int, headDim: Int, scale: Float, window: Int?) {
-        shape = AttentionShape(nHead: nHead, nKVHead: nKVHead, headDim: headDim, scale: scale, window: window)
+    package init(nHead: Int, nKVHead: Int, headDim: Int, scale: Float, window: Int?, softcap: Float = 0) {
+        shape = AttentionShape(nHead: nHead, nKVHead: nKVHead, headDim: headDim, scale: scale, window: window, softcap: softcap)
     }
 
     package var nHead: Int { shape.nHead }
@@ -26,6 +26,8 @@ package struct Attention: Sendable {
     package var headDim: Int { shape.headDim }
     package var scale: Float { shape.scale }
     package var window: Int? { shape.window }
+    /// `softcap · tanh(score / softcap)` before the softmax when non-zero (Gemma 2).
+    package var softcap: Float { shape.softcap }
     /// Query heads per KV head.
     var group: Int { shape.group }
 

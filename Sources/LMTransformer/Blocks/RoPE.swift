@@ -4,28 +4,46 @@ import Glibc
 import Darwin
 #endif
 
-/// Rotary position embedding (Su et al. 2021) as ggml's `rope` applies it.
+/// Rotary position embedding (Su et al. 2021) as ggml's `rope_ext` applies it, with its
+/// frequency scaling: linear (`freq_scale`), per-dimension factors (`rope_freqs`, LongRoPE) and
+/// YaRN (Peng et al. 2023; ggml's `rope_yarn`).
 ///
-/// - `adjacent` (ggml mode 0, llama/mistral GGUFs, whose Q/K rows the converter permuted) rotates
-///   pairs `(x[2i], x[2i+1])`.
-/// - `neox` (ggml mode 2, Gemma 3, Qwen2/3) rotates pairs `(x[i], x[i + ropeDim/2])`.
-/// Pair `i` turns by `pos · base^(-2i/ropeDim)`, with the angle built by repeated multiplication as
-/// ggml does, so results match llama.cpp to float rounding.
+/// - `adjacent` (ggml mode 0) rotates pairs `(x[2i], x[2i+1])`;
+/// - `neox` (ggml mode 2) rotates pairs `(x[i], x[i + ropeDim/2])`;
+/// dimensions past `ropeDim` are left as they are.
+///
+/// Pair `i` at position `pos` turns by `θ = s · pos · base^(-2i/ropeDim) / f[i]` (`s` the
+/// frequency scale, `f` the factors); YaRN mixes in the unscaled angle by a ramp over the pairs
+/// and scales cos and sin by `magnitude · (1 + 0.1 ln(1/s))`. Angles are built by repeated
+/// multiplication as ggml does, so results match llama.cpp to float rounding.
 struct RoPE: Sendable {
-    enum Pairing: Sendable { case adjacent, neox }
+    typealias Pairing = Architecture.RoPEFacts.Pairing
     let pairing: Pairing
-    let ropeDim: Int
-    let base: Float
+    let parameters: RoPEParameters
+    /// Divisors of each pair's angle, `[ropeDim / 2]`, or nil.
+    let factors: [Float]?
+
+    var ropeDim: Int { parameters.dimensions }
 
     /// Fills `cos`/`sin` tables `[positions.count, ropeDim/2]`.
     func tables(positions: Range<Int>, cos: UnsafeMutablePointer<Float>, sin: UnsafeMutablePointer<Float>) {
-        let half = ropeDim / 2
-        let thetaScale = powf(base, -2.0 / Float(ropeDim))
+        let p = parameters, half = ropeDim / 2
+        let thetaScale = powf(p.base, -2.0 / Float(ropeDim))
+        let (low, high) = p.correctionRange
+        let yarn = p.extrapolation != 0
+        let magnitude = yarn ? p.magnitude * (1 + 0.1 * logf(1 / p.frequencyScale)) : p.magnitude
         for (t, pos) in positions.enumerated() {
             var theta = Float(pos)
             for i in 0..<half {
-                cos[t * half + i] = cosf(theta)
-                sin[t * half + i] = sinf(theta)
+                let extrapolated = factors.map { theta / $0[i] } ?? theta
+                var angle = p.frequencyScale * extrapolated
+                if yarn {
+                    let ramp = 1 - min(1, max(0, (Float(i) - low) / max(0.001, high - low)))
+                    let mix = ramp * p.extrapolation
+                    angle = angle * (1 - mix) + extrapolated * mix
+                }
+                cos[t * half + i] = cosf(angle) * magnitude
+                sin[t * half + i] = sinf(angle) * magnitude
                 theta *= thetaScale
             }
         }
@@ -33,7 +51,8 @@ struct RoPE: Sendable {
 
     /// Rotates `nHeads` heads of `headDim` in place for one token, given its table rows.
     @inline(__always)
-    func apply(_ x: UnsafeMutablePointer<Float>, nHeads: Int, headDim: Int, cos: UnsafePointer<Float>, sin: UnsafePointer<Float>) {
+    static func apply(_ pairing: Pairing, ropeDim: Int, _ x: UnsafeMutablePointer<Float>, nHeads: Int, headDim: Int,
+                      cos: UnsafePointer<Float>, sin: UnsafePointer<Float>) {
         let half = ropeDim / 2
         for h in 0..<nHeads {
             let v = x + h * headDim

@@ -21,8 +21,10 @@ public enum ChatTemplate: Sendable, Equatable {
     /// is prepended to the first user turn, as Gemma's template does.
     case gemma
 
+    /// Recognises `template` (a GGUF's `tokenizer.chat_template`), or without one uses the
+    /// architecture's fallback (``Architecture/chatFallback``).
     /// - Throws: ``ModelLoadError/unknownChatTemplate(_:)`` when the template is not recognised.
-    public init(detecting template: String?, architecture: String) throws(ModelLoadError) {
+    public init(detecting template: String?, architecture: Architecture) throws(ModelLoadError) {
         if let template {
             if template.contains("<|im_start|>") {
                 self = .chatML(defaultSystem: Self.defaultSystemMessage(in: template))
@@ -31,12 +33,11 @@ public enum ChatTemplate: Sendable, Equatable {
             } else {
                 throw .unknownChatTemplate(String(template.prefix(80)))
             }
-        } else if architecture.hasPrefix("gemma") {
-            self = .gemma
-        } else if ["llama", "qwen2", "qwen3", "mistral"].contains(architecture) {
-            self = .chatML(defaultSystem: nil)
         } else {
-            throw .unknownChatTemplate("no tokenizer.chat_template for architecture \(architecture)")
+            switch architecture.chatFallback {
+            case .chatML: self = .chatML(defaultSystem: nil)
+            case .gemma: self = .gemma
+            }
         }
     }
 

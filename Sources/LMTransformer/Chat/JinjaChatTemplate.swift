@@ -162,9 +162,8 @@ public enum ChatFormat: Sendable {
     case native(ChatTemplate)
 
     /// - Throws: ``ModelLoadError/chatTemplate(_:)`` when the GGUF's template does not load;
-    ///   ``ModelLoadError/unknownChatTemplate(_:)`` when there is none and the architecture has
-    ///   no native format.
-    public init(tokenizer: Tokenizer, architecture: String) throws(ModelLoadError) {
+    ///   never otherwise: without a template the architecture's fallback is used.
+    public init(tokenizer: Tokenizer, architecture: Architecture) throws(ModelLoadError) {
         if let source = tokenizer.chatTemplate {
             do {
                 self = .jinja(try JinjaChatTemplate(source: source, tokenizer: tokenizer))

@@ -17,7 +17,10 @@ public final class InferenceContext: @unchecked Sendable {
     private let cache: KVCache
     private let scratch: ForwardScratch
     private let compute: ComputeResources
-    private let arch: any DecoderArchitecture
+    private let decoder: Decoder
+    /// RoPE of global and local layers at this context size.
+    private let ropeGlobal: RoPE, ropeLocal: RoPE
+    private let usesGlobalRoPE: Bool, usesLocalRoPE: Bool
 
     /// - Parameters:
     ///   - contextSize: positions in the KV cache, in tokens (at most the model's trained length).
@@ -30,8 +33,11 @@ public final class InferenceContext: @unchecked Sendable {
         guard contextSize > 0 else { throw .invalidContextSize(contextSize) }
         let c = model.config
         self.model = model
-        self.arch = model.architecture
+        self.decoder = model.decoder
         self.contextSize = min(contextSize, c.contextLength)
+        (ropeGlobal, ropeLocal) = model.decoder.ropes(contextSize: self.contextSize)
+        usesGlobalRoPE = c.nLayer > 0 && (0..<c.nLayer).contains { c.ropeLayers[$0] && !c.localLayers[$0] }
+        usesLocalRoPE = c.nLayer > 0 && (0..<c.nLayer).contains { c.ropeLayers[$0] && c.localLayers[$0] }
         let nThreads = threads ?? InferenceContext.defaultThreadCount
         cache = KVCache(nLayer: c.nLayer, contextSize: self.contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
         compute = ComputeResources(threads: nThreads, maxBatch: Self.maxBatch, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim),
@@ -121,25 +127,25 @@ public final class InferenceContext: @unchecked Sendable {
         let nTokens = batch.count, first = tokens.count
         for (t, id) in batch.enumerated() {
             let row = s.x + t * c.nEmbd
-            arch.embedding.dequantizeRow(id, into: row)
-            if arch.embeddingScale != 1 { for i in 0..<c.nEmbd { row[i] *= arch.embeddingScale } }
+            decoder.embedding.dequantizeRow(id, into: row)
+            if c.embeddingScale != 1 { for i in 0..<c.nEmbd { row[i] *= c.embeddingScale } }
         }
-        arch.ropeGlobal.tables(positions: first..<first + nTokens, cos: s.cosGlobal, sin: s.sinGlobal)
-        if c.slidingWindow != nil {
-            arch.ropeLocal.tables(positions: first..<first + nTokens, cos: s.cosLocal, sin: s.sinLocal)
-        }
+        if usesGlobalRoPE { ropeGlobal.tables(positions: first..<first + nTokens, cos: s.cosGlobal, sin: s.sinGlobal) }
+        if usesLocalRoPE { ropeLocal.tables(positions: first..<first + nTokens, cos: s.cosLocal, sin: s.sinLocal) }
         for l in 0..<c.nLayer {
-            arch.layer(l, nTokens: nTokens, firstPosition: first, s, cache, compute)
+            decoder.layer(l, nTokens: nTokens, firstPosition: first, s, cache, compute)
         }
         tokens.append(contentsOf: batch)
         switch selection {
         case .none: break
         case .last:
-            arch.outputNorm(s.x + (nTokens - 1) * c.nEmbd, nTokens: 1, into: s.xn)
-            arch.output(s.xn, nTokens: 1, into: s.logits, compute)
+            decoder.outputNorm(s.x + (nTokens - 1) * c.nEmbd, rows: 1, into: s.xn)
+            decoder.output(s.xn, nTokens: 1, into: s.logits, compute)
+            decoder.finishLogits(s.logits, rows: 1)
         case let .from(t):
-            arch.outputNorm(s.x + t * c.nEmbd, nTokens: nTokens - t, into: s.xn)
-            arch.output(s.xn, nTokens: nTokens - t, into: s.logits, compute)
+            decoder.outputNorm(s.x + t * c.nEmbd, rows: nTokens - t, into: s.xn)
+            decoder.output(s.xn, nTokens: nTokens - t, into: s.logits, compute)
+            decoder.finishLogits(s.logits, rows: nTokens - t)
         }
     }
 }

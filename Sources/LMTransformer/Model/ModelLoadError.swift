@@ -12,6 +12,9 @@ public enum ModelLoadError: Error, Sendable, CustomStringConvertible {
     case unsupportedArchitecture(String)
     /// A required metadata key is absent or has the wrong type.
     case missingKey(String)
+    /// Keys, values or tensors of the file that the runtime does not implement, all of them:
+    /// running the file without them would compute something else than it describes.
+    case unsupported([Unsupported])
     /// A required tensor is absent.
     case missingTensor(String)
     /// A tensor's shape does not match the hyperparameters: `expected` and `found` are outermost-first.
@@ -27,7 +30,9 @@ public enum ModelLoadError: Error, Sendable, CustomStringConvertible {
         switch self {
         case let .file(e): "invalid GGUF file: \(e)"
         case let .tokenizer(e): "invalid tokenizer: \(e)"
-        case let .unsupportedArchitecture(a): "unsupported architecture \"\(a)\" (supported: llama, mistral, qwen2, qwen3, gemma3)"
+        case let .unsupportedArchitecture(a):
+            "unsupported architecture \"\(a)\" (supported: \(Architecture.all.map(\.name).joined(separator: ", ")))"
+        case let .unsupported(items): "not implemented: " + items.map(\.description).joined(separator: "; ")
         case let .missingKey(k): "missing or invalid metadata key \"\(k)\""
         case let .missingTensor(t): "missing tensor \"\(t)\""
         case let .badShape(t, e, f): "tensor \"\(t)\": shape \(f), expected \(e)"

@@ -9,14 +9,21 @@ public final class TransformerModel: Sendable {
     public let config: ModelConfig
     /// Path the model was loaded from.
     public let path: String
-    let architecture: any DecoderArchitecture
+    let decoder: Decoder
 
     /// Maps and validates the GGUF at `path`. Weights stay in the mapping; nothing large is copied.
     /// - Throws: ``ModelLoadError`` when the file, its tokenizer, its architecture, a tensor or a
-    ///   hyperparameter is invalid or unsupported.
-    public init(path: String) throws(ModelLoadError) {
+    ///   hyperparameter is invalid, or something in it is not implemented
+    ///   (``ModelLoadError/unsupported(_:)``).
+    public convenience init(path: String) throws(ModelLoadError) {
         let file: GGUFFile
         do { file = try GGUFFile(path: path) } catch { throw .file(error) }
+        try self.init(file: file, path: path)
+    }
+
+    /// Validates an already mapped GGUF (`path` only names it).
+    /// - Throws: as ``init(path:)``.
+    public init(file: GGUFFile, path: String) throws(ModelLoadError) {
         let tokenizer: Tokenizer
         do { tokenizer = try Tokenizer(gguf: file) } catch { throw .tokenizer(error) }
         let config = try ModelConfig(file: file, vocabSize: tokenizer.vocabularySize)
@@ -24,8 +31,11 @@ public final class TransformerModel: Sendable {
         self.tokenizer = tokenizer
         self.config = config
         self.path = path
-        self.architecture = try ArchitectureRegistry.load(config, TensorLookup(file: file))
+        self.decoder = try Decoder(config: config, tensors: TensorLookup(file: file))
     }
+
+    /// What the model is (`general.architecture`).
+    public var architecture: Architecture { config.architecture }
 
     /// `general.name`, or the file name.
     public var name: String {

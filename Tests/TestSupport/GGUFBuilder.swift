@@ -5,58 +5,64 @@ import LMGGUF
 /// `uint64` tensor count, `uint64` key-value count), the key-values, the tensor infos, zero padding
 /// to the alignment, then each tensor's data at the next aligned offset. Nothing follows the last
 /// tensor's data, so every proper prefix of a file with tensors is a truncated file.
-struct GGUFBuilder {
-    struct Tensor {
-        var name: String
+public struct GGUFBuilder: Sendable {
+    public struct Tensor: Sendable {
+        public var name: String
         /// Dimensions as written, innermost first.
-        var dims: [UInt64]
-        var typeID: UInt32
-        var data: [UInt8]
+        public var dims: [UInt64]
+        public var typeID: UInt32
+        public var data: [UInt8]
         /// Data offset written into the info; `nil` writes where the data really is.
-        var offset: UInt64? = nil
+        public var offset: UInt64? = nil
         /// Dimension count written into the info; `nil` writes `dims.count`.
-        var dimCount: UInt32? = nil
+        public var dimCount: UInt32? = nil
+
+        public init(name: String, dims: [UInt64], typeID: UInt32, data: [UInt8], offset: UInt64? = nil, dimCount: UInt32? = nil) {
+            (self.name, self.dims, self.typeID, self.data, self.offset, self.dimCount) = (name, dims, typeID, data, offset, dimCount)
+        }
     }
 
     /// "GGUF" read as a little-endian `uint32`.
-    static let magic: UInt32 = 0x4655_4747
+    public static let magic: UInt32 = 0x4655_4747
 
-    var magic = GGUFBuilder.magic
-    var version: UInt32 = 3
+    public var magic = GGUFBuilder.magic
+    public var version: UInt32 = 3
     /// Counts written into the header; `nil` writes the real counts.
-    var tensorCount: UInt64? = nil
-    var kvCount: UInt64? = nil
+    public var tensorCount: UInt64? = nil
+    public var kvCount: UInt64? = nil
     /// Alignment used to lay out the data section. The reader only learns it from a
     /// `general.alignment` entry, which tests add themselves.
-    var alignment = 32
+    public var alignment = 32
     /// Encoded key-value entries in file order.
-    private(set) var entries: [[UInt8]] = []
-    var tensors: [Tensor] = []
+    public private(set) var entries: [[UInt8]] = []
+    public var tensors: [Tensor] = []
 
-    mutating func add(_ key: String, _ value: GGUFValue) {
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: GGUFValue) {
         let (typeID, payload) = Self.encode(value)
         add(key, typeID: typeID, payload: payload)
     }
 
     /// Adds an entry with any type id and payload bytes, valid or not.
-    mutating func add(_ key: String, typeID: UInt32, payload: [UInt8]) {
+    public mutating func add(_ key: String, typeID: UInt32, payload: [UInt8]) {
         entries.append(Self.string(key) + Self.le(typeID) + payload)
     }
 
     /// Adds raw bytes where a whole entry (key, type id, value) belongs.
-    mutating func add(rawEntry bytes: [UInt8]) {
+    public mutating func add(rawEntry bytes: [UInt8]) {
         entries.append(bytes)
     }
 
     /// Adds a tensor whose data is a deterministic byte pattern of the right size.
-    mutating func addTensor(_ name: String, _ type: GGMLType, dims: [Int]) {
+    public mutating func addTensor(_ name: String, _ type: GGMLType, dims: [Int]) {
         let byteCount = type.byteCount(elements: dims.reduce(1, *)) ?? 0
         let data = (0..<byteCount).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ tensors.count &* 31 &+ 1) }
         tensors.append(Tensor(name: name, dims: dims.map { UInt64($0) }, typeID: type.rawValue, data: data))
     }
 
     /// Where each tensor's data starts, relative to the data section.
-    var dataOffsets: [Int] {
+    public var dataOffsets: [Int] {
         var cursor = 0
         return tensors.map { t in
             cursor = align(cursor)
@@ -65,7 +71,7 @@ struct GGUFBuilder {
         }
     }
 
-    func build() -> [UInt8] {
+    public func build() -> [UInt8] {
         var out = Self.le(magic) + Self.le(version)
         out += Self.le(tensorCount ?? UInt64(tensors.count)) + Self.le(kvCount ?? UInt64(entries.count))
         for entry in entries { out += entry }
@@ -84,7 +90,7 @@ struct GGUFBuilder {
         return out
     }
 
-    func parse() throws(GGUFError) -> GGUFFile {
+    public func parse() throws(GGUFError) -> GGUFFile {
         try GGUFFile(bytes: MappedBytes(copying: build()))
     }
 
@@ -92,15 +98,15 @@ struct GGUFBuilder {
 
     // MARK: Encoding
 
-    static func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    public static func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
         withUnsafeBytes(of: value.littleEndian) { Array($0) }
     }
 
     /// A GGUF string: `uint64` byte length, then the UTF-8 bytes.
-    static func string(_ s: String) -> [UInt8] { le(UInt64(s.utf8.count)) + Array(s.utf8) }
+    public static func string(_ s: String) -> [UInt8] { le(UInt64(s.utf8.count)) + Array(s.utf8) }
 
     /// Value type id and payload, as `gguf_metadata_value_type` numbers them.
-    static func encode(_ value: GGUFValue) -> (typeID: UInt32, payload: [UInt8]) {
+    public static func encode(_ value: GGUFValue) -> (typeID: UInt32, payload: [UInt8]) {
         switch value {
         case let .uint8(v): (0, le(v))
         case let .int8(v): (1, le(v))
@@ -120,7 +126,7 @@ struct GGUFBuilder {
 
     /// An array payload: element type id, `uint64` count, elements. A nested array element is
     /// itself such a payload.
-    static func encode(array: GGUFArray) -> [UInt8] {
+    public static func encode(array: GGUFArray) -> [UInt8] {
         func body<T>(_ typeID: UInt32, _ xs: [T], _ element: (T) -> [UInt8]) -> [UInt8] {
             le(typeID) + le(UInt64(xs.count)) + xs.flatMap(element)
         }
@@ -140,23 +146,4 @@ struct GGUFBuilder {
         case let .float64(xs): body(12, xs) { le($0.bitPattern) }
         }
     }
-}
-
-/// The fields of a ``GGUFTensorInfo``, which tests cannot construct, for comparing with `==`.
-struct TensorFacts: Equatable, Sendable, CustomStringConvertible {
-    let name: String
-    let dims: [Int]
-    let type: GGMLType
-    let dataOffset: Int
-    let byteCount: Int
-
-    init(name: String, dims: [Int], type: GGMLType, dataOffset: Int, byteCount: Int) {
-        (self.name, self.dims, self.type, self.dataOffset, self.byteCount) = (name, dims, type, dataOffset, byteCount)
-    }
-
-    init(_ info: GGUFTensorInfo) {
-        self.init(name: info.name, dims: info.dims, type: info.type, dataOffset: info.dataOffset, byteCount: info.byteCount)
-    }
-
-    var description: String { "\(name) \(type) \(dims) at \(dataOffset), \(byteCount) bytes" }
 }
