@@ -8,6 +8,16 @@ extension GrammarCompiler {
     /// Longest fraction written for a number.
     static let maxFractionDigits = 15
 
+    mutating func integer(_ g: IntegerGrammar, from s: Int32) throws(GrammarError) -> Int32 {
+        guard let m = g.multipleOf, m != 1 else { return try integer(minimum: g.minimum, maximum: g.maximum, from: s) }
+        guard m > 0, m <= 100_000 else { throw .emptyLanguage("multipleOf \(m) outside 1...100000") }
+        var range = scratch()
+        let start = range.nfa.newState()
+        range.nfa.start = start
+        range.nfa.accept = try range.integer(minimum: g.minimum, maximum: g.maximum, from: start)
+        return nfa.embed(try range.nfa.intersection(NumberAutomata.divisible(by: m), maxStates: options.maxStates), from: s)
+    }
+
     mutating func integer(minimum: Int?, maximum: Int?, from s: Int32) throws(GrammarError) -> Int32 {
         let lo = max(minimum ?? -Self.unboundedInteger, -Int.max)
         let hi = maximum ?? Self.unboundedInteger
@@ -73,17 +83,37 @@ extension GrammarCompiler {
         }
     }
 
-    mutating func number(minimum: Double?, maximum: Double?, from s: Int32) throws(GrammarError) -> Int32 {
+    mutating func number(_ g: NumberGrammar, from s: Int32) throws(GrammarError) -> Int32 {
+        guard g.nonInteger else { return try number(minimum: g.minimum, exclusive: g.exclusiveMinimum, maximum: g.maximum, exclusive: g.exclusiveMaximum, from: s) }
+        var plain = scratch()
+        let start = plain.nfa.newState()
+        plain.nfa.start = start
+        plain.nfa.accept = try plain.number(minimum: g.minimum, exclusive: g.exclusiveMinimum, maximum: g.maximum, exclusive: g.exclusiveMaximum, from: start)
+        return nfa.embed(try plain.nfa.intersection(NumberAutomata.nonInteger, maxStates: options.maxStates), from: s)
+    }
+
+    /// Numbers between the bounds; an exclusive bound becomes the next value spelt with at most
+    /// `maxFractionDigits` fraction digits, which is exact since no longer fraction is written.
+    mutating func number(minimum: Double?, exclusive exclusiveMinimum: Bool = false, maximum: Double?, exclusive exclusiveMaximum: Bool = false,
+                         from s: Int32) throws(GrammarError) -> Int32 {
         if minimum == nil, maximum == nil { return unboundedNumber(from: s) }
-        let limit = Double(Self.unboundedInteger)
-        let lo = max(minimum ?? -limit, -limit), hi = min(maximum ?? limit, limit)
-        guard lo.isFinite, hi.isFinite, lo <= hi else { throw .emptyLanguage("number range \(lo)...\(hi)") }
+        let limit = FixedDecimal(integerPart: UInt64(Self.unboundedInteger))
+        let limitValue = Double(Self.unboundedInteger)
+        if let minimum, minimum.isNaN || minimum == .infinity { throw .emptyLanguage("number minimum \(minimum)") }
+        if let maximum, maximum.isNaN || maximum == -.infinity { throw .emptyLanguage("number maximum \(maximum)") }
+        var lo = minimum.map { FixedDecimal(max($0, -limitValue), roundingUp: true) } ?? limit.negated
+        var hi = maximum.map { FixedDecimal(min($0, limitValue), roundingUp: false) } ?? limit
+        if exclusiveMinimum, let minimum, lo.isExactly(minimum) { lo = lo.nextUp }
+        if exclusiveMaximum, let maximum, hi.isExactly(maximum) { hi = hi.nextDown }
+        lo = lo.clamped(to: limit)
+        hi = hi.clamped(to: limit)
+        guard lo <= hi else { throw .emptyLanguage("number range \(minimum.map { "\($0)" } ?? "")...\(maximum.map { "\($0)" } ?? "")") }
         let end = nfa.newState()
-        if hi >= 0 { magnitudeRange(Decimal10(max(lo, 0)), Decimal10(hi), from: s, to: end) }
-        if lo < 0 {
+        if !hi.isNegative { magnitudeRange(lo.isNegative ? .zero : lo.magnitude, hi.magnitude, from: s, to: end) }
+        if lo.isNegative {
             let minus = nfa.newState()
             nfa.edge(s, UInt8(ascii: "-"), minus)
-            magnitudeRange(Decimal10(max(-hi, 0)), Decimal10(-lo), from: minus, to: end)
+            magnitudeRange(hi.isNegative ? hi.magnitude : .zero, lo.magnitude, from: minus, to: end)
         }
         return end
     }
@@ -200,9 +230,16 @@ extension GrammarCompiler {
 
 /// A non-negative number as integer digits and fraction digits, read from Swift's shortest
 /// round-trip spelling of a Double (so 4.5 is 4 and [5], 1e-7 is 0 and [0,0,0,0,0,0,1]).
-struct Decimal10 {
+struct Decimal10: Equatable {
     var integer: UInt64
     var fraction: [UInt8]
+
+    static let zero = Decimal10(integer: 0, fraction: [])
+
+    init(integer: UInt64, fraction: [UInt8]) {
+        self.integer = integer
+        self.fraction = fraction
+    }
 
     init(_ value: Double) {
         var text = "\(value)"
@@ -219,5 +256,121 @@ struct Decimal10 {
         while fracDigits.last == 0 { fracDigits.removeLast() }
         integer = intDigits.reduce(0) { $0 &* 10 &+ UInt64($1) }
         fraction = fracDigits
+    }
+}
+
+/// A decimal with at most `GrammarCompiler.maxFractionDigits` fraction digits, as a sign and a
+/// magnitude in units of 10^-15: the values a bounded number can spell, so bounds are compared
+/// and stepped exactly.
+struct FixedDecimal: Comparable {
+    static let scale: UInt64 = 1_000_000_000_000_000
+    var isNegative: Bool
+    /// The magnitude's integer digits and its 15 fraction digits as an integer.
+    var integerPart: UInt64
+    var fractionPart: UInt64
+
+    static let zero = FixedDecimal(integerPart: 0)
+
+    init(integerPart: UInt64, fractionPart: UInt64 = 0, isNegative: Bool = false) {
+        self.integerPart = integerPart
+        self.fractionPart = fractionPart
+        self.isNegative = isNegative && (integerPart != 0 || fractionPart != 0)
+    }
+
+    /// `value` rounded to 15 fraction digits, towards +infinity or -infinity.
+    init(_ value: Double, roundingUp: Bool) {
+        let d = Decimal10(abs(value))
+        var fraction: UInt64 = 0
+        for k in 0..<GrammarCompiler.maxFractionDigits { fraction = fraction * 10 + UInt64(k < d.fraction.count ? d.fraction[k] : 0) }
+        let truncated = d.fraction.count > GrammarCompiler.maxFractionDigits
+        self.init(integerPart: d.integer, fractionPart: fraction, isNegative: value < 0)
+        // Truncating the magnitude moved towards zero; step away from it when that is the wrong way.
+        if truncated, roundingUp != (value < 0) { self = isNegative ? self.nextDown : self.nextUp }
+    }
+
+    var negated: FixedDecimal { FixedDecimal(integerPart: integerPart, fractionPart: fractionPart, isNegative: !isNegative) }
+
+    /// The magnitude as digits.
+    var magnitude: Decimal10 {
+        var digits: [UInt8] = []
+        var f = fractionPart
+        for _ in 0..<GrammarCompiler.maxFractionDigits { digits.insert(UInt8(f % 10), at: 0); f /= 10 }
+        while digits.last == 0 { digits.removeLast() }
+        return Decimal10(integer: integerPart, fraction: digits)
+    }
+
+    /// True when this is `value` exactly.
+    func isExactly(_ value: Double) -> Bool {
+        Decimal10(abs(value)).fraction.count <= GrammarCompiler.maxFractionDigits && magnitude == Decimal10(abs(value))
+            && (isNegative == (value < 0) || (integerPart == 0 && fractionPart == 0))
+    }
+
+    /// The next value up by 10^-15.
+    var nextUp: FixedDecimal { isNegative ? magnitudeDown(self) : magnitudeUp(self) }
+    /// The next value down by 10^-15.
+    var nextDown: FixedDecimal { isNegative || (integerPart == 0 && fractionPart == 0) ? magnitudeUp(self.withSign(true)) : magnitudeDown(self) }
+
+    private func withSign(_ negative: Bool) -> FixedDecimal { FixedDecimal(integerPart: integerPart, fractionPart: fractionPart, isNegative: negative) }
+
+    private func magnitudeUp(_ x: FixedDecimal) -> FixedDecimal {
+        var i = x.integerPart, f = x.fractionPart + 1
+        if f == Self.scale { f = 0; i += 1 }
+        return FixedDecimal(integerPart: i, fractionPart: f, isNegative: x.isNegative)
+    }
+
+    private func magnitudeDown(_ x: FixedDecimal) -> FixedDecimal {
+        var i = x.integerPart, f = x.fractionPart
+        if f == 0 { f = Self.scale - 1; i -= 1 } else { f -= 1 }
+        return FixedDecimal(integerPart: i, fractionPart: f, isNegative: x.isNegative)
+    }
+
+    func clamped(to limit: FixedDecimal) -> FixedDecimal {
+        if self > limit { return limit }
+        if self < limit.negated { return limit.negated }
+        return self
+    }
+
+    static func < (a: FixedDecimal, b: FixedDecimal) -> Bool {
+        if a.isNegative != b.isNegative { return a.isNegative }
+        let less = (a.integerPart, a.fractionPart) < (b.integerPart, b.fractionPart)
+        let equal = (a.integerPart, a.fractionPart) == (b.integerPart, b.fractionPart)
+        return a.isNegative ? !less && !equal : less
+    }
+}
+
+/// Small automata over a number's spelling, intersected with a number automaton.
+enum NumberAutomata {
+    /// Spellings with a `.` and a non-zero digit after it, and no exponent: numbers that are not
+    /// integers (JSON Schema counts 1.0 as an integer).
+    static let nonInteger: ByteNFA = {
+        var nfa = ByteNFA()
+        let before = nfa.newState(), zeros = nfa.newState(), seen = nfa.newState()
+        nfa.edge(before, UInt8(ascii: "-"), before)
+        nfa.edge(before, UInt8(ascii: "0"), UInt8(ascii: "9"), before)
+        nfa.edge(before, UInt8(ascii: "."), zeros)
+        nfa.edge(zeros, UInt8(ascii: "0"), zeros)
+        nfa.edge(zeros, UInt8(ascii: "1"), UInt8(ascii: "9"), seen)
+        nfa.edge(seen, UInt8(ascii: "0"), UInt8(ascii: "9"), seen)
+        nfa.start = before
+        nfa.accept = seen
+        return nfa
+    }()
+
+    /// Integer spellings (an optional `-`, digits) whose value is a multiple of `m`: the remainder
+    /// so far is the state.
+    static func divisible(by m: Int) -> ByteNFA {
+        var nfa = ByteNFA()
+        let start = nfa.newState()
+        let remainders = (0..<m).map { _ in nfa.newState() }
+        nfa.epsilon(start, remainders[0])
+        let sign = nfa.newState()
+        nfa.edge(start, UInt8(ascii: "-"), sign)
+        nfa.epsilon(sign, remainders[0])
+        for r in 0..<m {
+            for d in 0...9 { nfa.edge(remainders[r], UInt8(ascii: "0") + UInt8(d), remainders[(r * 10 + d) % m]) }
+        }
+        nfa.start = start
+        nfa.accept = remainders[0]
+        return nfa
     }
 }
