@@ -155,8 +155,8 @@ extension SchemaReader {
     }
 
     /// Objects of `a` that `b` rejects, found by one property: one `b` requires and `a` can leave
-    /// out (then left out), or one whose value can be kept outside `b`'s schema for it (then
-    /// required and kept outside). Nil when neither works.
+    /// out (then left out), one `b` forbids and `a` allows (then required), or one whose value can
+    /// be kept outside `b`'s schema for it (then required and kept outside). Nil when none works.
     private func objectOutside(_ a: Flat, _ b: Flat) throws(GrammarError) -> Flat? {
         for name in b.required where !a.required.contains(name) {
             var f = a
@@ -164,17 +164,16 @@ extension SchemaReader {
             return f
         }
         var candidates = a.required
-        for clause in b.objects { for p in clause.properties where !candidates.contains(p.name) { candidates.append(p.name) } }
+        for clause in a.objects + b.objects { for p in clause.properties where !candidates.contains(p.name) { candidates.append(p.name) } }
         for name in candidates {
             let theirs = try propertyTerms(b, name)
-            if theirs.contains(where: { if case let .schema(l) = $0 { l.json == .bool(false) } else { false } }) {
-                if a.required.contains(name) { return a }
-                continue
-            }
-            if theirs.isEmpty { continue }
             var f = a
             if !f.required.contains(name) { f.required.append(name) }
-            f.propertyNegations.append((name, theirs))
+            let forbidden = theirs.contains { if case let .schema(l) = $0 { l.json == .bool(false) } else { false } }
+            if !forbidden {
+                if theirs.isEmpty { continue }
+                f.propertyNegations.append((name, theirs))
+            }
             do {
                 _ = try node(try propertyTerms(f, name))
                 return f
