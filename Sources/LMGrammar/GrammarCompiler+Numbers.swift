@@ -103,8 +103,8 @@ extension GrammarCompiler {
         if let maximum, maximum.isNaN || maximum == -.infinity { throw .emptyLanguage("number maximum \(maximum)") }
         var lo = minimum.map { FixedDecimal(max($0, -limitValue), roundingUp: true) } ?? limit.negated
         var hi = maximum.map { FixedDecimal(min($0, limitValue), roundingUp: false) } ?? limit
-        if exclusiveMinimum, let minimum, lo.isExactly(minimum) { lo = lo.nextUp }
-        if exclusiveMaximum, let maximum, hi.isExactly(maximum) { hi = hi.nextDown }
+        if exclusiveMinimum, let minimum, lo.isExactly(minimum) { lo = lo.stepped(up: true) }
+        if exclusiveMaximum, let maximum, hi.isExactly(maximum) { hi = hi.stepped(up: false) }
         lo = lo.clamped(to: limit)
         hi = hi.clamped(to: limit)
         guard lo <= hi else { throw .emptyLanguage("number range \(minimum.map { "\($0)" } ?? "")...\(maximum.map { "\($0)" } ?? "")") }
@@ -305,6 +305,18 @@ struct FixedDecimal: Comparable {
             && (isNegative == (value < 0) || (integerPart == 0 && fractionPart == 0))
     }
 
+    /// The nearest value up (or down) that a Double still tells apart from this one: a step in the
+    /// last fraction digit a Double keeps for numbers of this size (15 significant digits), so
+    /// the value written is never read back as the excluded bound.
+    func stepped(up: Bool) -> FixedDecimal {
+        let integerDigits = integerPart == 0 ? 1 : String(integerPart).count
+        let kept = max(0, GrammarCompiler.maxFractionDigits - integerDigits)
+        var units: UInt64 = 1  // the step, in units of 10^-15
+        for _ in 0..<(GrammarCompiler.maxFractionDigits - kept) { units *= 10 }
+        let v = Int128Like(self)
+        return (up ? v.plus(units) : v.minus(units)).rounded(toMultipleOf: units, up: up).decimal
+    }
+
     /// The next value up by 10^-15.
     var nextUp: FixedDecimal { isNegative ? magnitudeDown(self) : magnitudeUp(self) }
     /// The next value down by 10^-15.
@@ -340,19 +352,43 @@ struct FixedDecimal: Comparable {
 
 /// Small automata over a number's spelling, intersected with a number automaton.
 enum NumberAutomata {
-    /// Spellings with a `.` and a non-zero digit after it, and no exponent: numbers that are not
-    /// integers (JSON Schema counts 1.0 as an integer).
+    /// Spellings with a `.`, no exponent, at most 9 integer digits, and among the first 6 fraction
+    /// digits one that is not 0 and one that is not 9: numbers that are not integers (JSON Schema
+    /// counts 1.0 as an integer) and stay so once read into a Double (1e9 is far enough from the
+    /// precision limit that a fraction at least 1e-6 from an integer survives).
     static let nonInteger: ByteNFA = {
         var nfa = ByteNFA()
-        let before = nfa.newState(), zeros = nfa.newState(), seen = nfa.newState()
-        nfa.edge(before, UInt8(ascii: "-"), before)
-        nfa.edge(before, UInt8(ascii: "0"), UInt8(ascii: "9"), before)
-        nfa.edge(before, UInt8(ascii: "."), zeros)
-        nfa.edge(zeros, UInt8(ascii: "0"), zeros)
-        nfa.edge(zeros, UInt8(ascii: "1"), UInt8(ascii: "9"), seen)
-        nfa.edge(seen, UInt8(ascii: "0"), UInt8(ascii: "9"), seen)
-        nfa.start = before
-        nfa.accept = seen
+        let start = nfa.newState()
+        let sign = nfa.newState()
+        nfa.edge(start, UInt8(ascii: "-"), sign)
+        nfa.epsilon(start, sign)
+        let integer = (0..<9).map { _ in nfa.newState() }
+        let dot = nfa.newState()
+        nfa.edge(sign, UInt8(ascii: "0"), UInt8(ascii: "9"), integer[0])
+        for k in 0..<9 {
+            if k + 1 < 9 { nfa.edge(integer[k], UInt8(ascii: "0"), UInt8(ascii: "9"), integer[k + 1]) }
+            nfa.edge(integer[k], UInt8(ascii: "."), dot)
+        }
+        // fraction[position][nonZero][nonNine], position 1...6 digits read.
+        let done = nfa.newState()
+        nfa.edge(done, UInt8(ascii: "0"), UInt8(ascii: "9"), done)
+        var fraction: [[[Int32]]] = (0...6).map { _ in (0...1).map { _ in (0...1).map { _ in nfa.newState() } } }
+        nfa.epsilon(dot, fraction[0][0][0])
+        for position in 0..<6 {
+            for z in 0...1 {
+                for n in 0...1 {
+                    let from = fraction[position][z][n]
+                    for d in 0...9 {
+                        let nz = z == 1 || d != 0 ? 1 : 0, nn = n == 1 || d != 9 ? 1 : 0
+                        let to = nz == 1 && nn == 1 ? done : fraction[position + 1][nz][nn]
+                        nfa.edge(from, UInt8(ascii: "0") + UInt8(d), to)
+                    }
+                }
+            }
+        }
+        _ = fraction
+        nfa.start = start
+        nfa.accept = done
         return nfa
     }()
 
@@ -372,5 +408,79 @@ enum NumberAutomata {
         nfa.start = start
         nfa.accept = remainders[0]
         return nfa
+    }
+}
+
+/// A FixedDecimal as one signed count of 10^-15 units (below 10^30, so two 64-bit halves).
+struct Int128Like {
+    var negative: Bool
+    /// Magnitude = high * 10^15 + low, low < 10^15.
+    var high: UInt64
+    var low: UInt64
+
+    init(_ d: FixedDecimal) {
+        negative = d.isNegative
+        high = d.integerPart
+        low = d.fractionPart
+    }
+
+    init(negative: Bool, high: UInt64, low: UInt64) {
+        self.negative = negative && (high != 0 || low != 0)
+        self.high = high
+        self.low = low
+    }
+
+    var decimal: FixedDecimal { FixedDecimal(integerPart: high, fractionPart: low, isNegative: negative) }
+
+    private static let scale = FixedDecimal.scale
+
+    /// |a| + u for a magnitude.
+    private static func add(_ h: UInt64, _ l: UInt64, _ u: UInt64) -> (UInt64, UInt64) {
+        let sum = l + u % scale
+        return (h + u / scale + sum / scale, sum % scale)
+    }
+
+    /// |a| - u for a magnitude, as (negative?, h, l).
+    private static func subtract(_ h: UInt64, _ l: UInt64, _ u: UInt64) -> (Bool, UInt64, UInt64) {
+        let uh = u / scale, ul = u % scale
+        if (h, l) >= (uh, ul) {
+            if l >= ul { return (false, h - uh, l - ul) }
+            return (false, h - uh - 1, l + scale - ul)
+        }
+        let (_, rh, rl) = subtract(uh, ul, h * scale + l)
+        return (true, rh, rl)
+    }
+
+    func plus(_ u: UInt64) -> Int128Like {
+        if !negative { let (h, l) = Self.add(high, low, u); return Int128Like(negative: false, high: h, low: l) }
+        let (flip, h, l) = Self.subtract(high, low, u)
+        return Int128Like(negative: !flip, high: h, low: l)
+    }
+
+    func minus(_ u: UInt64) -> Int128Like {
+        if negative { let (h, l) = Self.add(high, low, u); return Int128Like(negative: true, high: h, low: l) }
+        let (flip, h, l) = Self.subtract(high, low, u)
+        return Int128Like(negative: flip, high: h, low: l)
+    }
+
+    /// Rounded to a multiple of `u` towards +infinity (`up`) or -infinity.
+    func rounded(toMultipleOf u: UInt64, up: Bool) -> Int128Like {
+        // Units per whole number are a multiple of u (u divides 10^15 or is a multiple of it).
+        let remainder: UInt64 = u <= Self.scale ? low % u : (high % (u / Self.scale)) * Self.scale + low
+        if remainder == 0 { return self }
+        // Towards zero on the magnitude, then one more step away when that was the wrong way.
+        let towardsZero = minusMagnitude(remainder)
+        let awayNeeded = up != negative
+        return awayNeeded ? towardsZero.plusMagnitude(u) : towardsZero
+    }
+
+    private func minusMagnitude(_ u: UInt64) -> Int128Like {
+        let (_, h, l) = Self.subtract(high, low, u)
+        return Int128Like(negative: negative, high: h, low: l)
+    }
+
+    private func plusMagnitude(_ u: UInt64) -> Int128Like {
+        let (h, l) = Self.add(high, low, u)
+        return Int128Like(negative: negative, high: h, low: l)
     }
 }

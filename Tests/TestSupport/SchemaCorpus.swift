@@ -52,7 +52,8 @@ public enum SchemaCorpus {
 
     /// A line for `validate` with its own schema (JSON text), for schemas outside the corpus.
     public static func line(id: String, schema: String, text: String) -> String {
-        String(line(id: id, text: text).dropLast()) + ",\"schema\":\(schema)}"
+        // Raw newlines can only be whitespace between JSON tokens: one line per case.
+        String(line(id: id, text: text).dropLast()) + ",\"schema\":\(schema.replacingOccurrences(of: "\n", with: " "))}"
     }
 
     /// Checks generated values with Python's jsonschema.
@@ -80,12 +81,20 @@ public enum SchemaCorpus {
         p.executableURL = script
         p.arguments = arguments
         if let environment { p.environment = environment }
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         p.standardOutput = out
+        p.standardError = err
         try p.run()
+        // Read both pipes to the end before waiting, so a full pipe cannot block the script.
+        nonisolated(unsafe) var errors = Data()
+        let reader = Thread { errors = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw Failure(description: "Scripts/schema-corpus \(arguments.joined(separator: " ")) exited with \(p.terminationStatus)") }
+        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        guard p.terminationStatus == 0 else {
+            throw Failure(description: "Scripts/schema-corpus \(arguments.joined(separator: " ")) exited with \(p.terminationStatus): \(String(decoding: errors.suffix(600), as: UTF8.self))")
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

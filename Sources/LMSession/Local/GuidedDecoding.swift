@@ -55,7 +55,8 @@ package struct GuidedDecoder {
         try self.init(schema: schema, index: TokenIndex(ArrayVocabulary(tokens: tokens, endOfGeneration: endOfGeneration)))
     }
 
-    /// Tokens needed to close the value from here, spelt one byte per token (0 once complete); nil when it cannot close.
+    /// Tokens needed to close the value from here (the fewest tokens of the vocabulary that do; 0 once complete);
+    /// nil when it cannot close.
     package var completionTokenCount: Int? { matcher.completionTokenCount }
 
     /// Chooses and accepts the next token.
