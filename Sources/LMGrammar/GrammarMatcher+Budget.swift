@@ -73,7 +73,7 @@ extension GrammarMatcher {
         return t
     }
 
-    /// Length of the shortest completion from `s` spelt with single-byte tokens; -1 when none.
+    /// Tokens of the shortest completion found from `s` (see above), cached per state; -1 when none.
     /// Breadth-first, stopping early at states whose length is already known.
     func completionLength(from s: Int32) -> Int32 {
         guard s >= 0 else { return -1 }

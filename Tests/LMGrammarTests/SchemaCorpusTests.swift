@@ -14,8 +14,11 @@ struct SchemaCorpusTests {
     @Test("at least 95% of the corpus is accepted, and every value generated for it validates")
     func corpus() throws {
         let only = ProcessInfo.processInfo.environment["LMSESSION_SCHEMA_CORPUS_ONLY"]
+        let trace = ProcessInfo.processInfo.environment["LMSESSION_SCHEMA_CORPUS_TRACE"] != nil
         let cases = try SchemaCorpus.load().filter { only == nil || $0.id.contains(only ?? "") }
         try #require(!cases.isEmpty, "the schema corpus is empty")
+        // The sample Scripts/schema-corpus writes has 400 schemas; a truncated corpus must not pass.
+        try #require(only != nil || cases.count >= 400, "the schema corpus has only \(cases.count) schemas")
         let vocabulary = try SmolLM2Vocabulary.vocabulary()
         let driver = RandomGrammarDriver(vocabulary: vocabulary, index: try SmolLM2Vocabulary.index())
         var lines: [String] = []
@@ -25,6 +28,7 @@ struct SchemaCorpusTests {
         let clock = ContinuousClock()
         for c in cases {
             let start = clock.now
+            if trace { FileHandle.standardError.write(Data("  start \(c.id)\n".utf8)) }
             defer { slowest.append((clock.now - start, c.id)) }
             let compiled: CompiledGrammar
             do {
