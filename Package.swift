@@ -3,14 +3,33 @@ import PackageDescription
 
 // Module arrows point one way:
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
-//   LMTokenizer depends only on LMGGUF; LMGrammar depends on nothing.
+//   LMTokenizer depends only on LMGGUF; LMGrammar and LMJinja depend on nothing;
+//   LMTransformer uses LMJinja to render a GGUF's own chat template.
+//   LMGeneration (the decode step: sample, constrain, detokenize; stop rules) sits on LMTransformer,
+//   LMTokenizer and LMGrammar; the session and the command line both decode through it. A module of its
+//   own: `lmsession generate` needs the step without the session (raw prompts, repetition penalty), and it
+//   is tested with a scripted forward pass, no model; its per-sequence state is what a batching scheduler
+//   steps for many sequences before one batched forward pass.
+// LMKernels is split by instruction set: LMKernelsCore holds the types and the generic row loops
+// (`@inlinable public`, so each kernel module specialises them for its own instruction set; Swift
+// 6.3.1 did not specialise `@inlinable package` bodies in other modules, hence public),
+// LMKernelsAVX2 the x86-64 AVX2 kernels, and LMKernels the portable kernels, the public API and
+// the run-time choice between them (LMCPUFeatures reads CPUID).
 //
-// No unsafeFlags: a package that sets them cannot be a versioned dependency. The opt-in trait
-// `X86V3` swaps in the AVX2 kernels (Sources/LMKernels/Dot/AVX2, `#if X86V3`), which call x86
-// instructions through the compiler's Builtin module; they compile only for an x86-64-v3 target,
-// given on the command line (Scripts/x86v3 passes both, see the README). Never enable it for ARM.
+// The package builds for the baseline target (x86-64 with SSE2, arm64) and picks the fastest
+// kernels at run time, so `swift build -c release` with no flags is the fast build. Only the
+// AVX2 module gets target features: `-target-feature` through clang's cc1 options, which Swift's
+// code generation honours as `-march` would, and which an arm64 build only warns about ("not a
+// recognized feature for this target (ignoring feature)") where `-mavx2`/`-march` are errors.
+// Its code is `#if arch(x86_64)` and is called only after the run-time check. SwiftPM accepts
+// these unsafeFlags in a versioned dependency from tools-version 6.2 (checked with a tagged
+// file:// dependency). The Builtin module gives the AVX2 code LLVM's x86 intrinsics.
+func targetFeatures(_ features: [String]) -> [String] {
+    features.flatMap { ["-Xcc", "-Xclang", "-Xcc", "-target-feature", "-Xcc", "-Xclang", "-Xcc", "+" + $0] }
+}
 let avx2Kernels: [SwiftSetting] = [
-    .enableExperimentalFeature("BuiltinModule", .when(traits: ["X86V3"])),
+    .enableExperimentalFeature("BuiltinModule"),
+    .unsafeFlags(targetFeatures(["avx2", "fma", "f16c", "bmi2"])),
 ]
 
 let package = Package(
@@ -20,25 +39,31 @@ let package = Package(
         .library(name: "LMSession", targets: ["LMSession"]),
         .executable(name: "lmsession", targets: ["lmsession"]),
     ],
-    traits: [
-        .trait(name: "X86V3", description: "AVX2 kernels; build with -Xcc -march=x86-64-v3 -Xswiftc -Xcc -Xswiftc -march=x86-64-v3 (Scripts/x86v3). Opt-in; x86-64 only."),
-    ],
     targets: [
         .target(name: "LMGGUF"),
-        .target(name: "LMKernels", dependencies: ["LMGGUF"], swiftSettings: avx2Kernels),
+        .target(name: "LMCPUFeatures"),
+        .target(name: "LMKernelsCore", dependencies: ["LMGGUF"]),
+        .target(name: "LMKernelsAVX2", dependencies: ["LMKernelsCore", "LMGGUF"], swiftSettings: avx2Kernels),
+        .target(name: "LMKernels", dependencies: ["LMGGUF", "LMKernelsCore", "LMKernelsAVX2", "LMCPUFeatures"]),
         .target(name: "LMTokenizer", dependencies: ["LMGGUF"]),
-        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer"]),
+        .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer", "LMJinja"]),
         .target(name: "LMGrammar"),
-        .target(name: "LMSession", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
-        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMTransformer", "LMTokenizer", "LMGGUF"]),
+        .target(name: "LMJinja"),
+        .target(name: "LMGeneration", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
 
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
-        .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMKernelsCore", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMTokenizerTests", dependencies: ["LMTokenizer", "LMGGUF", "TestSupport"]),
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "TestSupport"]),
-        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "TestSupport"]),
+        .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
+        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
+        // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
+        .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["LMGeneration"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

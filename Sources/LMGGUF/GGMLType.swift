@@ -17,6 +17,10 @@ public enum GGMLType: UInt32, Sendable, CaseIterable, CustomStringConvertible {
     case q8_K = 15
     case bf16 = 30
 
+    /// Whether tensors in a file may have this type. Q8_1 and Q8_K are ggml's activation formats
+    /// (what weights are dotted against), never stored: the reader rejects them as tensor types.
+    public var isTensorType: Bool { self != .q8_1 && self != .q8_K }
+
     /// Elements per block: 1 for float types, 32 for the legacy quants, 256 for K-quants (QK_K).
     public var blockSize: Int {
         switch self {

@@ -87,7 +87,7 @@ public final class GGUFFile: Sendable {
             for d in 0..<Int(nDims) { rawDims.append(try r.read(UInt64.self, "dimension \(d) of tensor \"\(name)\"")) }
             let typeOffset = r.offset
             let typeID = try r.read(UInt32.self, "type of tensor \"\(name)\"")
-            guard let type = GGMLType(rawValue: typeID), type != .q8_1, type != .q8_K else {
+            guard let type = GGMLType(rawValue: typeID), type.isTensorType else {
                 throw .unknownTensorType(tensor: name, typeID: typeID, offset: typeOffset)
             }
             let dataOffset = try r.read(UInt64.self, "data offset of tensor \"\(name)\"")

@@ -7,19 +7,37 @@
 /// ``Tokenizer/decode(_:includeSpecial:)`` for models without a space prefix or space clean-up
 /// (SmolLM2, Gemma 3).
 public struct StreamingDetokenizer: Sendable {
-    public let tokenizer: Tokenizer
+    /// The tokenizer pieces come from; nil when built from a ``TokenPieces`` table.
+    public let tokenizer: Tokenizer?
     /// Render control tokens as their text.
     public let includeSpecial: Bool
+    /// The table pieces are looked up in, when given (then `append` allocates nothing once warm).
+    private let pieces: TokenPieces?
     private var pending: [UInt8] = []
 
     public init(tokenizer: Tokenizer, includeSpecial: Bool = false) {
         self.tokenizer = tokenizer
         self.includeSpecial = includeSpecial
+        self.pieces = nil
+    }
+
+    /// A detokenizer that reads pieces from `pieces` (such as ``Tokenizer/pieces``: control tokens as
+    /// nothing). After the first token, a token whose completed text fits in 15 UTF-8 bytes (a Swift
+    /// small string) allocates nothing.
+    public init(pieces: TokenPieces) {
+        self.tokenizer = nil
+        self.includeSpecial = false
+        self.pieces = pieces
+        pending.reserveCapacity(64)
     }
 
     /// Adds one token and returns the text that is now complete (possibly empty).
     public mutating func append(_ id: Int) -> String {
-        pending.append(contentsOf: tokenizer.piece(id, special: includeSpecial))
+        if let pieces {
+            pieces.withPiece(id) { pending.append(contentsOf: $0) }
+        } else if let tokenizer {
+            pending.append(contentsOf: tokenizer.piece(id, special: includeSpecial))
+        }
         let cut = Self.completePrefixLength(pending)
         guard cut > 0 else { return "" }
         let text = String(decoding: pending[..<cut], as: UTF8.self)
@@ -30,7 +48,7 @@ public struct StreamingDetokenizer: Sendable {
     /// Returns whatever is still held; an unfinished character becomes U+FFFD. The detokenizer is
     /// then empty and can be reused.
     public mutating func finish() -> String {
-        defer { pending.removeAll() }
+        defer { pending.removeAll(keepingCapacity: true) }
         return String(decoding: pending, as: UTF8.self)
     }
 

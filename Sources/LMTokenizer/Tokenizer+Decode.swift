@@ -1,8 +1,8 @@
 extension Tokenizer {
     /// The bytes token `id` stands for, as llama.cpp's `llama_token_to_piece(special: false)`:
-    /// byte-level BPE text mapped back to bytes, SentencePiece text with U+2581 turned into spaces,
-    /// `<0xNN>` byte tokens as that byte, user-defined tokens as their text, and nothing for control
-    /// and unknown tokens or ids outside the vocabulary.
+    /// byte-level BPE text mapped back to bytes, SentencePiece, WordPiece and Gemma 4 text with
+    /// U+2581 turned into spaces, `<0xNN>` byte tokens as that byte, user-defined tokens as their
+    /// text, and nothing for control and unknown tokens or ids outside the vocabulary.
     public func tokenBytes(_ id: Int) -> [UInt8] {
         piece(id, special: false)
     }
@@ -21,16 +21,13 @@ extension Tokenizer {
         if isSpecial || attr.contains(.userDefined) { return Array(text) }
         if attr.contains(.normal) {
             switch engine {
-            case .spm: return Self.unescapeSpaces(text)
-            case .bpe: return Self.byteLevelDecode(text)
+            case .spm, .wpm: return EscapedSpace.unescape(text)
+            case let .bpe(_, _, escapesSpaces): return escapesSpaces ? EscapedSpace.unescape(text) : Self.byteLevelDecode(text)
             }
         }
         if attr.contains(.byte) {
             // llama.cpp `token_to_byte`: the two hex digits of `<0xNN>`.
-            guard text.count >= 5 else { return [] }
-            let i = text.startIndex
-            guard let hi = Self.hexValue(text[i + 3]), let lo = Self.hexValue(text[i + 4]) else { return [] }
-            return [hi << 4 | lo]
+            return ByteToken.value(text).map { [$0] } ?? []
         }
         return []
     }
@@ -54,31 +51,6 @@ extension Tokenizer {
             out.append(contentsOf: p)
         }
         return cleanSpaces ? Self.cleanUpSpaces(out) : out
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x41 + 10
-        case 0x61...0x66: c - 0x61 + 10
-        default: nil
-        }
-    }
-
-    static func unescapeSpaces(_ text: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count)
-        var i = text.startIndex
-        while i < text.endIndex {
-            if text[i] == 0xE2, i + 2 < text.endIndex, text[i + 1] == 0x96, text[i + 2] == 0x81 {
-                out.append(0x20)
-                i += 3
-            } else {
-                out.append(text[i])
-                i += 1
-            }
-        }
-        return out
     }
 
     /// Byte-level BPE text back to bytes. A character outside GPT-2's byte alphabet (llama.cpp

@@ -4,21 +4,32 @@ import Synchronization
 /// A tokenizer built from GGUF `tokenizer.*` metadata that reproduces llama.cpp's `llama_tokenize`
 /// and `llama_detokenize` (llama.cpp b11312) token for token.
 ///
-/// Two models are implemented:
+/// The vocabulary types (`tokenizer.ggml.model`) implemented:
 /// - `gpt2`: byte-level BPE from `tokenizer.ggml.tokens` and `tokenizer.ggml.merges`, after the
-///   pre-tokenizer named by `tokenizer.ggml.pre` (`smollm`, `gpt-2`/`gpt2`, `llama-bpe`, `qwen2`
-///   and the names llama.cpp groups with them). SmolLM2 uses this.
+///   pre-tokenizer named by `tokenizer.ggml.pre` (`default` when absent, as llama.cpp): GPT-2,
+///   Llama 3, Qwen 2 / 3.5, StarCoder / SmolLM / Command R / Refact, Falcon, MPT, DeepSeek LLM and
+///   Coder and the names llama.cpp groups with them. SmolLM2 uses this.
+/// - `gemma4`: BPE over raw UTF-8 with spaces escaped as U+2581, split only at newlines, with
+///   `<0xNN>` byte fallback (Gemma 4).
 /// - `llama`: SentencePiece-style merging by `tokenizer.ggml.scores` with `<0xNN>` byte fallback
-///   and spaces escaped as U+2581. Gemma 3 uses this.
+///   and spaces escaped as U+2581 (Llama 2, Phi-3, Gemma 3).
+/// - `bert`: WordPiece after BERT's normaliser (lowercasing, accent stripping, punctuation split).
 ///
 /// Token ids are `Int` in `0 ..< vocabularySize`. The type is immutable apart from an internal
 /// word cache behind a mutex, so one instance can be shared across tasks.
+///
+/// Where bad vocabularies meet llama.cpp's asserts or silent skips, this throws or stays total
+/// instead: a merge that is not `"left right"` is ``TokenizerError/malformedMerge(index:text:)``
+/// (llama.cpp ignores it); BOS or EOS asked for without a valid id is an error at load (llama.cpp
+/// aborts when tokenizing); a missing byte token is skipped (llama.cpp throws), and so is the
+/// unknown token of a WordPiece vocabulary that has none (llama.cpp emits -1).
 public final class Tokenizer: Sendable {
-    /// `tokenizer.ggml.model`: `"gpt2"` (byte-level BPE) or `"llama"` (SentencePiece).
+    /// `tokenizer.ggml.model`: `"gpt2"`, `"gemma4"`, `"llama"` or `"bert"`.
     public let model: String
-    /// `tokenizer.ggml.pre` for BPE models (`nil` for SentencePiece).
+    /// The BPE pre-tokenizer: `tokenizer.ggml.pre` (`nil` when absent, which selects `default`),
+    /// `"gemma4"` for Gemma 4; `nil` for SentencePiece and WordPiece, which have none.
     public let preTokenizer: String?
-    /// Beginning-of-sequence token, if the vocabulary has one.
+    /// Beginning-of-sequence token (WordPiece: `[CLS]`), if the vocabulary has one.
     public let bosID: Int?
     /// End-of-sequence token, if the vocabulary has one.
     public let eosID: Int?
@@ -39,6 +50,8 @@ public final class Tokenizer: Sendable {
     let attributes: [TokenAttributes]
     let specials: SpecialTokenMatcher
     let engine: Engine
+    /// WordPiece's `[SEP]`, appended when special tokens are added.
+    let sepID: Int?
     /// SentencePiece: prepend a space to the text (`tokenizer.ggml.add_space_prefix`); decoding
     /// then drops one leading space.
     let addSpacePrefix: Bool
@@ -46,100 +59,53 @@ public final class Tokenizer: Sendable {
     let cleanSpaces: Bool
     /// Tokens of recently seen BPE words, keyed by the word's bytes.
     let wordCache = Mutex<[[UInt8]: [Int32]]>([:])
+    /// ``pieces``, built on first use.
+    let pieceTable = Mutex<TokenPieces?>(nil)
     static let wordCacheLimit = 1 << 16
+    /// Longer words are not cached (Gemma 4's words are whole lines).
+    static let cachedWordLength = 256
 
     enum Engine: Sendable {
-        case bpe(BPEModel, PreTokenizer)
+        /// `escapesSpaces`: spaces become U+2581 before pre-tokenizing (Gemma 4).
+        case bpe(BPEModel, PreTokenizer, escapesSpaces: Bool)
         case spm(SPMModel)
+        case wpm(WordPieceModel)
     }
 
-    /// Builds the tokenizer of a GGUF model.
+    /// Builds the tokenizer of a GGUF model (only its metadata is read, so a vocabulary-only file
+    /// such as llama.cpp's `ggml-vocab-*.gguf` works).
     /// - Throws: ``TokenizerError`` when a required key is missing or has the wrong type, the model
     ///   or pre-tokenizer is not implemented, per-token arrays are shorter than the vocabulary, two
-    ///   tokens have the same text, or BOS/EOS must be added but has no id.
+    ///   tokens have the same text, a merge is malformed, or BOS/EOS must be added but has no id.
     public convenience init(gguf: GGUFFile) throws(TokenizerError) {
         try self.init(metadata: gguf.metadata)
     }
 
-    /// Builds a tokenizer from GGUF metadata (see ``init(gguf:)``).
-    public init(metadata: [String: GGUFValue]) throws(TokenizerError) {
-        let reader = MetadataReader(metadata: metadata)
-        guard let model = try reader.string(TokenizerKey.model) else { throw .missingKey(TokenizerKey.model) }
-        let isSPM: Bool
-        var pre: PreTokenizerConfig?
-        switch model {
-        case "llama":
-            isSPM = true
-        case "gpt2":
-            isSPM = false
-            let name = try reader.string(TokenizerKey.pre) ?? "default"
-            guard let config = PreTokenizerConfig(name: name) else { throw .unknownPreTokenizer(name) }
-            pre = config
-        default:
-            throw .unknownModel(model)
-        }
+    init(model: String, preTokenizer: String?, special: SpecialTokens, addsBOS: Bool, addsEOS: Bool,
+         chatTemplate: String?, texts: [String], table: TokenTable, attributes: [TokenAttributes],
+         engine: Engine, addSpacePrefix: Bool, cleanSpaces: Bool) {
         self.model = model
-        self.preTokenizer = isSPM ? nil : try reader.string(TokenizerKey.pre)
-
-        guard var texts = try reader.strings(TokenizerKey.tokens) else { throw .missingKey(TokenizerKey.tokens) }
-        guard !texts.isEmpty else { throw .emptyVocabulary }
-        let n = texts.count
-        var bytes: [UInt8] = []
-        var starts: [Int32] = [0]
-        starts.reserveCapacity(n + 1)
-        for i in 0..<n {
-            if texts[i].isEmpty { texts[i] = "[EMPTY_\(i)]" } // as llama.cpp
-            bytes.append(contentsOf: texts[i].utf8)
-            starts.append(Int32(truncatingIfNeeded: bytes.count))
-        }
-        let table = try TokenTable(bytes: bytes, starts: starts)
-
-        var attributes = [TokenAttributes](repeating: .normal, count: n)
-        if let types = try reader.ints(TokenizerKey.tokenType) {
-            guard types.count >= n else { throw .arrayTooShort(key: TokenizerKey.tokenType, count: types.count, needed: n) }
-            for i in 0..<n { attributes[i] = TokenAttributes(tokenType: types[i]) }
-        }
-        let special = try SpecialTokens(reader: reader, isSPM: isSPM, texts: texts, table: table, attributes: &attributes)
-
-        var addBOS = isSPM ? true : pre?.addBOS ?? false
-        var addEOS = false
-        addBOS = try reader.bool(TokenizerKey.addBOS) ?? addBOS
-        addEOS = try reader.bool(TokenizerKey.addEOS) ?? addEOS
-        if addBOS && special.bos == nil { throw .missingSpecialToken(flagKey: TokenizerKey.addBOS, idKey: TokenizerKey.bos) }
-        if addEOS && special.eos == nil { throw .missingSpecialToken(flagKey: TokenizerKey.addEOS, idKey: TokenizerKey.eos) }
-
-        if isSPM {
-            var scores = [Float](repeating: 0, count: n)
-            if let s = try reader.floats(TokenizerKey.scores) {
-                guard s.count >= n else { throw .arrayTooShort(key: TokenizerKey.scores, count: s.count, needed: n) }
-                scores = Array(s[0..<n])
-            }
-            engine = .spm(SPMModel(scores: scores, table: table))
-            cleanSpaces = false
-            addSpacePrefix = try reader.bool(TokenizerKey.addSpacePrefix) ?? true
-        } else {
-            guard let merges = try reader.strings(TokenizerKey.merges) else { throw .missingKey(TokenizerKey.merges) }
-            guard let config = pre else { throw .unknownModel(model) }
-            engine = .bpe(BPEModel(merges: merges, table: table, ignoreMerges: config.ignoreMerges), config.splitter)
-            cleanSpaces = config.cleanSpaces
-            addSpacePrefix = try reader.bool(TokenizerKey.addSpacePrefix) ?? false
-        }
-
-        var specialTokens: [(id: Int, text: ArraySlice<UInt8>, userDefined: Bool)] = []
-        for i in 0..<n where !attributes[i].isDisjoint(with: [.control, .userDefined, .unknown]) {
-            specialTokens.append((i, table.text(i), attributes[i].isDisjoint(with: [.control, .unknown])))
-        }
-        specials = SpecialTokenMatcher(tokens: specialTokens)
-
+        self.preTokenizer = preTokenizer
+        self.bosID = special.bos
+        self.eosID = special.eos
+        self.sepID = special.sep
+        self.eogIDs = special.eog
+        self.addsBOS = addsBOS
+        self.addsEOS = addsEOS
+        self.chatTemplate = chatTemplate
         self.texts = texts
         self.table = table
         self.attributes = attributes
-        self.bosID = special.bos
-        self.eosID = special.eos
-        self.eogIDs = special.eog
-        self.addsBOS = addBOS
-        self.addsEOS = addEOS
-        self.chatTemplate = try reader.string(TokenizerKey.chatTemplate)
+        self.engine = engine
+        self.addSpacePrefix = addSpacePrefix
+        self.cleanSpaces = cleanSpaces
+        var entries: [SpecialTokenMatcher.Entry] = []
+        for i in texts.indices where !attributes[i].isDisjoint(with: [.control, .userDefined, .unknown]) {
+            let a = attributes[i]
+            entries.append(.init(id: i, text: table.text(i), userDefined: a.isDisjoint(with: [.control, .unknown]),
+                                 lstrip: a.contains(.lstrip), rstrip: a.contains(.rstrip)))
+        }
+        specials = SpecialTokenMatcher(tokens: entries)
     }
 
     /// Number of tokens in the vocabulary.

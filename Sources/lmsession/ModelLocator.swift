@@ -1,4 +1,6 @@
 import Foundation
+import LMGGUF
+import LMTokenizer
 import LMTransformer
 
 /// Finds and loads the model a command runs on.
@@ -13,6 +15,27 @@ enum ModelLocator {
     }
 
     static func load(_ explicit: String?) throws(CLIError) -> TransformerModel {
+        let p = try existingPath(explicit)
+        do {
+            return try TransformerModel(path: p)
+        } catch {
+            throw .failed("cannot load \(p): \(error)")
+        }
+    }
+
+    /// The GGUF file and its tokenizer only: reads metadata, not tensors, so vocabulary-only files
+    /// (llama.cpp's `ggml-vocab-*.gguf`) and architectures LMSession cannot run work too.
+    static func loadTokenizer(_ explicit: String?) throws(CLIError) -> (path: String, file: GGUFFile, tokenizer: Tokenizer) {
+        let p = try existingPath(explicit)
+        do {
+            let file = try GGUFFile(path: p)
+            return (p, file, try Tokenizer(gguf: file))
+        } catch {
+            throw .failed("cannot load \(p): \(error)")
+        }
+    }
+
+    private static func existingPath(_ explicit: String?) throws(CLIError) -> String {
         let p = path(explicit)
         guard FileManager.default.fileExists(atPath: p) else {
             if explicit == nil {
@@ -20,11 +43,7 @@ enum ModelLocator {
             }
             throw .failed("model not found at \(p)")
         }
-        do {
-            return try TransformerModel(path: p)
-        } catch {
-            throw .failed("cannot load \(p): \(error)")
-        }
+        return p
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import LMGGUF
 import LMKernels
@@ -67,16 +68,22 @@ struct RandomMatrix {
 struct KernelCase: CustomTestStringConvertible, Sendable {
     let type: GGMLType
     let cols: Int
-    var testDescription: String { "\(type) x \(cols)" }
+    var kernels: KernelSet = .portable
+    var testDescription: String { "\(type) x \(cols) (\(kernels))" }
 }
 
-let kernelCases: [KernelCase] = [
+let typeCases: [KernelCase] = [
     .init(type: .q4_0, cols: 576), .init(type: .q4_1, cols: 576), .init(type: .q4_1, cols: 1536),
     .init(type: .q5_0, cols: 640), .init(type: .q5_1, cols: 576), .init(type: .q8_0, cols: 640),
-    .init(type: .q8_1, cols: 64), .init(type: .q4_K, cols: 2048), .init(type: .q5_K, cols: 512),
-    .init(type: .q6_K, cols: 2048), .init(type: .q8_K, cols: 256),
+    .init(type: .q4_K, cols: 2048), .init(type: .q5_K, cols: 512), .init(type: .q6_K, cols: 2048),
     .init(type: .f32, cols: 37), .init(type: .f16, cols: 600), .init(type: .bf16, cols: 72),
 ]
+
+/// Every type case under the portable kernels, and under each other kernel set this CPU runs for
+/// the types that set has kernels of its own for.
+let kernelCases: [KernelCase] = typeCases + KernelSet.supported.filter { $0 != .portable }.flatMap { set in
+    typeCases.filter { set.ownTypes.contains($0.type) }.map { KernelCase(type: $0.type, cols: $0.cols, kernels: set) }
+}
 
 @Suite struct DotKernelTests {
     @Test(arguments: kernelCases)
@@ -88,7 +95,7 @@ let kernelCases: [KernelCase] = [
         let x = QuantizedActivations(maxTokens: 1, maxCols: c.cols)
         x.quantize(input, nTokens: 1, cols: c.cols, format: activationFormat(for: c.type))
         var y = [Float](repeating: .nan, count: rows)
-        m.withMatrix { w in MatMul.matVec(w, x, into: &y, rows: 0..<rows) }
+        m.withMatrix { w in MatMul.matVec(w, x, into: &y, rows: 0..<rows, kernels: c.kernels) }
         for r in 0..<rows {
             let (expected, magnitude) = m.reference(row: r, token: 0, x)
             #expect(abs(Double(y[r]) - expected) <= 2e-6 * magnitude + 1e-6,
@@ -102,6 +109,38 @@ let kernelCases: [KernelCase] = [
     ])
     func weightTypesPairWithGgmlsActivationFormat(_ type: GGMLType, _ expected: ActivationFormat) {
         #expect(activationFormat(for: type) == expected)
+    }
+
+    /// The activations are quantized once for whichever kernels run, so every set must pair a
+    /// type with the same format (and the quantizer writes every layout a set reads).
+    @Test(arguments: GGMLType.allCases.filter(\.isTensorType))
+    func everyKernelSetPairsATypeWithTheSameActivationFormat(_ type: GGMLType) {
+        let x = QuantizedActivations(maxTokens: 1, maxCols: 256)
+        for set in KernelSet.supported {
+            x.quantize([Float](repeating: 0.5, count: 256), nTokens: 1, cols: 256, format: activationFormat(for: type))
+            let w = [UInt8](repeating: 0, count: 256 / type.blockSize * type.bytesPerBlock)
+            var y: Float = 0
+            w.withUnsafeBytes { raw in
+                MatMul.matVec(WeightMatrix(type: type, data: raw.baseAddress!, rows: 1, cols: 256), x, into: &y, rows: 0..<1, kernels: set)
+            }
+            #expect(y == 0 || type == .f16 || type == .bf16 || type == .f32, "\(set): zero weights give \(y)")
+        }
+    }
+
+    /// The fast kernels must be what a plain build runs: on a CPU that reports AVX2 (and FMA,
+    /// F16C, BMI2) in /proc/cpuinfo, the active set is AVX2 unless the environment asks for another.
+    @Test func theActiveSetIsTheFastestTheCPUReports() throws {
+        #if os(Linux) && arch(x86_64)
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
+        let hasAVX2 = ["avx2", "fma", "f16c", "bmi2"].allSatisfy(flags.contains)
+        #expect(KernelSet.avx2.isSupported == hasAVX2)
+        if ProcessInfo.processInfo.environment["LMSESSION_KERNELS"] == nil {
+            #expect(KernelSet.active == (hasAVX2 ? .avx2 : .portable))
+        }
+        #endif
+        #expect(KernelSet.portable.isSupported)
+        #expect(KernelSet.supported.contains(KernelSet.active))
     }
 
     @Test func matVecWritesOnlyTheRequestedRows() {

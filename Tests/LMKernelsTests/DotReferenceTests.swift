@@ -67,7 +67,9 @@ enum DotReference {
         var q41: [UInt8] = [0x00, 0x38, 0x00, 0xbc]
         q41 += (0..<16).map { UInt8($0 & 15) | UInt8((15 - $0) << 4) }
         let dA = Double(halfToFloat(floatToHalf(Float(1) / 127)))
-        #expect(abs(dot(.q4_1, q41, [Float](repeating: 1, count: 32)) - (0.5 * dA * 127 * 240 - 32)) < 1e-5)
+        for set in KernelSet.supported {
+            #expect(abs(dot(.q4_1, q41, [Float](repeating: 1, count: 32), set) - (0.5 * dA * 127 * 240 - 32)) < 1e-5, "\(set)")
+        }
 
         // Q6_K with every quant 33 (+1 after the -32 offset), sub-scale j = j, d = 1: with the
         // activation 1 at index 130 (sub-block 8) and 0 elsewhere, the dot is 8 * d_a * 127.
@@ -78,16 +80,18 @@ enum DotReference {
         q6[208] = 0x00; q6[209] = 0x3c             // f16 1.0
         var x = [Float](repeating: 0, count: 256)
         x[130] = 1
-        #expect(abs(dot(.q6_K, q6, x) - 8 * Double(Float(1) / 127 * -1 * -127)) < 1e-5)
+        for set in KernelSet.supported {
+            #expect(abs(dot(.q6_K, q6, x, set) - 8 * Double(Float(1) / 127 * -1 * -127)) < 1e-5, "\(set)")
+        }
     }
 
-    private func dot(_ type: GGMLType, _ block: [UInt8], _ x: [Float]) -> Double {
+    private func dot(_ type: GGMLType, _ block: [UInt8], _ x: [Float], _ kernels: KernelSet) -> Double {
         let a = QuantizedActivations(maxTokens: 1, maxCols: x.count)
         a.quantize(x, nTokens: 1, cols: x.count, format: activationFormat(for: type))
         var y: Float = .nan
         block.withUnsafeBytes { raw in
             MatMul.matVec(WeightMatrix(type: type, data: raw.baseAddress!, rows: 1, cols: x.count), a,
-                          into: &y, rows: 0..<1)
+                          into: &y, rows: 0..<1, kernels: kernels)
         }
         return Double(y)
     }

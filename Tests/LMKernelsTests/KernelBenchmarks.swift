@@ -91,6 +91,11 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
         .init(type: .q8_0, rows: 262_144, cols: 640),
     ]
 
+    @Test func kernelSetInUse() {
+        print("kernel set: \(KernelSet.active) (supported: \(KernelSet.supported.map(\.rawValue).joined(separator: ", ")); own kernels for \(KernelSet.active.ownTypes.map(\.description).joined(separator: " ")))")
+        #expect(KernelSet.active.isSupported)
+    }
+
     @Test(arguments: shapes)
     func matVecWeightThroughput(_ s: BenchShape) {
         let m = BenchMatrix(s.type, rows: s.rows, cols: s.cols, seed: 1)
@@ -98,17 +103,19 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
         let x = DotReference.randomActivations(s.cols, rng: &rng)
         let scratch = QuantizedActivations(maxTokens: 1, maxCols: s.cols)
         var y = [Float](repeating: 0, count: s.rows)
-        var line = "matVec \(s.type) \(s.rows)x\(s.cols):"
-        for threads in [1, 2] {
-            let pool = ThreadPool(threads: threads)
-            y.withUnsafeMutableBufferPointer { out in
-                let run = { MatMul.multiply(m.matrix, x: x, nTokens: 1, into: out.baseAddress!, scratch: scratch, pool: pool) }
-                let wall = best(run)
-                line += "  \(threads)T \(format(Double(m.byteCount) / wall / 1e9, 2)) GB/s (\(format(wall * 1e6)) us)"
-                if threads == 1 { line += " [cpu \(format(Double(m.byteCount) / best(cpu: true, run) / 1e9, 2)) GB/s]" }
+        for set in KernelSet.supported {
+            var line = "matVec \(s.type) \(s.rows)x\(s.cols) \(set):"
+            for threads in [1, 2] {
+                let pool = ThreadPool(threads: threads)
+                y.withUnsafeMutableBufferPointer { out in
+                    let run = { MatMul.multiply(m.matrix, x: x, nTokens: 1, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
+                    let wall = best(run)
+                    line += "  \(threads)T \(format(Double(m.byteCount) / wall / 1e9, 2)) GB/s (\(format(wall * 1e6)) us)"
+                    if threads == 1 { line += " [cpu \(format(Double(m.byteCount) / best(cpu: true, run) / 1e9, 2)) GB/s]" }
+                }
             }
+            print(line)
         }
-        print(line)
         #expect(!y.contains { !$0.isFinite })
     }
 
@@ -122,17 +129,19 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
         let x = DotReference.randomActivations(n * s.cols, rng: &rng)
         let scratch = QuantizedActivations(maxTokens: n, maxCols: s.cols)
         var y = [Float](repeating: 0, count: n * s.rows)
-        var line = "matMul \(s.type) \(s.rows)x\(s.cols) x \(n) tokens:"
-        for threads in [1, 2] {
-            let pool = ThreadPool(threads: threads)
-            y.withUnsafeMutableBufferPointer { out in
-                let run = { MatMul.multiply(m.matrix, x: x, nTokens: n, into: out.baseAddress!, scratch: scratch, pool: pool) }
-                let wall = best(repeats: 3, run)
-                line += "  \(threads)T \(format(Double(n) / wall, 0)) tok/s (\(format(Double(n * s.rows * s.cols) / wall / 1e9)) GMAC/s)"
-                if threads == 1 { line += " [cpu \(format(Double(n) / best(repeats: 3, cpu: true, run), 0)) tok/s]" }
+        for set in KernelSet.supported {
+            var line = "matMul \(s.type) \(s.rows)x\(s.cols) x \(n) tokens \(set):"
+            for threads in [1, 2] {
+                let pool = ThreadPool(threads: threads)
+                y.withUnsafeMutableBufferPointer { out in
+                    let run = { MatMul.multiply(m.matrix, x: x, nTokens: n, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
+                    let wall = best(repeats: 3, run)
+                    line += "  \(threads)T \(format(Double(n) / wall, 0)) tok/s (\(format(Double(n * s.rows * s.cols) / wall / 1e9)) GMAC/s)"
+                    if threads == 1 { line += " [cpu \(format(Double(n) / best(repeats: 3, cpu: true, run), 0)) tok/s]" }
+                }
             }
+            print(line)
         }
-        print(line)
         #expect(!y.contains { !$0.isFinite })
     }
 

@@ -15,10 +15,31 @@ import Testing
         var batched = [Float](repeating: .nan, count: nTokens * rows)
         var single = [Float](repeating: .nan, count: rows)
         m.withMatrix { w in
-            MatMul.matMul(w, x, into: &batched, rows: 0..<rows)
+            MatMul.matMul(w, x, into: &batched, rows: 0..<rows, kernels: c.kernels)
             for t in 0..<nTokens {
-                MatMul.matVec(w, x, token: t, into: &single, rows: 0..<rows)
+                MatMul.matVec(w, x, token: t, into: &single, rows: 0..<rows, kernels: c.kernels)
                 #expect(Array(batched[(t * rows)..<((t + 1) * rows)]) == single, "token \(t)")
+            }
+        }
+    }
+
+    /// From 8 tokens the AVX2 legacy formats run packed tiles (another summation order), so the
+    /// batch is checked against the Double reference on every row and token instead.
+    @Test(arguments: kernelCases, [8, 13])
+    func largeBatchesMatchTheDoubleReference(_ c: KernelCase, _ nTokens: Int) {
+        let rows = 21
+        let m = RandomMatrix(c.type, rows: rows, cols: c.cols, seed: 77 + UInt64(c.cols))
+        var rng = SplitMix64(seed: 9)
+        let input = DotReference.randomActivations(nTokens * c.cols, rng: &rng)
+        let x = QuantizedActivations(maxTokens: nTokens, maxCols: c.cols)
+        x.quantize(input, nTokens: nTokens, cols: c.cols, format: activationFormat(for: c.type))
+        var y = [Float](repeating: .nan, count: nTokens * rows)
+        m.withMatrix { w in MatMul.matMul(w, x, into: &y, rows: 0..<rows, kernels: c.kernels) }
+        for t in 0..<nTokens {
+            for r in 0..<rows {
+                let (expected, magnitude) = m.reference(row: r, token: t, x)
+                #expect(abs(Double(y[t * rows + r]) - expected) <= 2e-6 * magnitude + 1e-6,
+                        "token \(t) row \(r): got \(y[t * rows + r]), expected \(expected)")
             }
         }
     }

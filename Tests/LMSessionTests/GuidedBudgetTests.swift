@@ -1,9 +1,11 @@
 import Foundation
+import LMGeneration
 import LMSession
 import Testing
+import TestSupport
 
-/// `maximumResponseTokens` on guided generation, without a model: `GuidedDecoder` driven over the toy
-/// vocabulary of ToolCallDecoderTests by a chooser that never wants the value to end.
+/// `maximumResponseTokens` on guided generation, without a model: the local decode path (`LocalDecoding`)
+/// over the toy vocabulary of ToolCallDecoderTests, with a scripted "model" that never wants the value to end.
 @Suite("Guided decoding within a token budget")
 struct GuidedBudgetTests {
     static let vocabulary = ToyVocabulary()
@@ -53,32 +55,28 @@ struct GuidedBudgetTests {
         }
     }
 
-    /// Picks the allowed token that keeps the value open longest: words and letters inside strings, a comma
-    /// for another array item, digits; otherwise the lowest id, ending generation only when nothing else is allowed.
-    static func neverEnding(_ mask: UnsafeBufferPointer<UInt64>) -> Int {
-        let isSet = { (id: Int) in mask[id >> 6] >> UInt64(id & 63) & 1 == 1 }
+    /// Logits under which greedy picks the allowed token that keeps the value open longest: words and letters
+    /// inside strings, a comma for another array item, digits; otherwise the lowest id, ending generation only
+    /// when nothing else is allowed.
+    static func neverEnding(_ history: [Int]) -> [Float] {
         let preferred = ["Hello", " world", "a", ",", "9"].map { vocabulary.id($0) }
-        return preferred.first(where: isSet) ?? (1..<vocabulary.tokens.count).first(where: isSet) ?? ToyVocabulary.eos
+        return ScriptedForward.ranking(preferred, vocabularySize: vocabulary.tokens.count, ascending: true, last: [ToyVocabulary.eos])
     }
 
-    /// Runs the decoder as `LocalConversation` does: at most `budget` tokens, end of generation not counted.
-    /// - Returns: the text and the number of tokens it took.
-    static func generate(_ shape: Shape, budget: Int) throws -> (text: String, tokens: Int) {
-        var decoder = try GuidedDecoder(schema: shape.schema, tokens: vocabulary.tokens, endOfGeneration: [ToyVocabulary.eos])
-        var bytes: [UInt8] = []
-        var generated = 0
-        while generated < budget {
-            guard let token = try decoder.next(tokensLeft: budget - generated, choose: neverEnding), token != ToyVocabulary.eos else { break }
-            bytes += vocabulary.tokens[token]
-            generated += 1
-        }
-        return (String(decoding: bytes, as: UTF8.self), generated)
+    /// Runs the local decode path greedily within `budget` tokens; with `tools`, the session has the weather and
+    /// contacts tools (the never-ending "model" never opens a call).
+    /// - Returns: the text and the number of tokens it took (end of generation not counted).
+    static func generate(_ shape: Shape, budget: Int, tools: Bool = false) throws -> (text: String, tokens: Int) {
+        let request = LanguageModelRequest(transcript: Transcript(), options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: budget),
+                                           schema: shape.schema, toolDefinitions: tools ? ToolCallDecoderTests.tools : [])
+        let events = try ScriptedDecoding.run(request, logits: neverEnding)
+        return (ScriptedDecoding.text(events), ScriptedDecoding.outputTokens(events))
     }
 
     @Test("the tokens reserved at the start are the shortest value's tokens: its bytes, `{\"` being one token", arguments: Shape.allCases)
     func reserveIsShortestValue(shape: Shape) throws {
-        let decoder = try GuidedDecoder(schema: shape.schema, tokens: Self.vocabulary.tokens, endOfGeneration: [ToyVocabulary.eos])
-        #expect(decoder.completionTokenCount == shape.shortest.utf8.count - 1)
+        let guide = try GrammarGuide(schema: shape.schema, index: ScriptedDecoding.decodeVocabulary().index())
+        #expect(guide.completionTokenCount == shape.shortest.utf8.count - 1)
     }
 
     @Test("a never-ending chooser yields a complete value that keeps every guide, within the budget",
@@ -113,34 +111,15 @@ struct GuidedBudgetTests {
         #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generate(.digest, budget: shortest - 2) }
     }
 
-    /// Runs `ToolCallDecoder` with a response schema as `LocalConversation.runWithTools` does, the never-ending
-    /// chooser never opening a call: at most `budget` answer tokens.
-    static func generateWithTools(_ shape: Shape, budget: Int) throws -> (text: String, tokens: Int) {
-        var decoder = try ToolCallDecoderTests.decoder(.allowed, schema: shape.schema)
-        var bytes: [UInt8] = []
-        var responseTokens = 0
-        while responseTokens < budget {
-            guard case .sample(let allowed) = decoder.next(), let allowed else { break }
-            var token = allowed.withUnsafeBufferPointer(neverEnding)
-            if let narrowed = try decoder.budgetMask(after: token, allowed: allowed, tokensLeft: budget - responseTokens) {
-                token = narrowed.withUnsafeBufferPointer(neverEnding)
-            }
-            guard try decoder.accept(token) == .text else { break }
-            bytes += vocabulary.tokens[token]
-            responseTokens += 1
-        }
-        return (String(decoding: bytes, as: UTF8.self), responseTokens)
-    }
-
     @Test("with tools in the session, a structured answer also closes within the budget, and too small a budget throws",
           arguments: Shape.allCases)
     func budgetWithTools(shape: Shape) throws {
         for extra in [0, 8, 60] {
             let budget = shape.shortest.utf8.count + extra
-            let (text, tokens) = try Self.generateWithTools(shape, budget: budget)
+            let (text, tokens) = try Self.generate(shape, budget: budget, tools: true)
             #expect(try shape.violations(text) == [], "budget \(budget): \(text)")
             #expect((budget - 2)...budget ~= tokens, "budget \(budget): \(text)")
         }
-        #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generateWithTools(shape, budget: 10) }
+        #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generate(shape, budget: 10, tools: true) }
     }
 }

@@ -48,7 +48,7 @@ struct FixtureTokenizerTests {
 
     static let invalid: [(String, [String: GGUFValue], TokenizerError)] = {
         var noModel = Fixtures.bpe(); noModel["tokenizer.ggml.model"] = nil
-        var badModel = Fixtures.bpe(); badModel["tokenizer.ggml.model"] = .string("bert")
+        var badModel = Fixtures.bpe(); badModel["tokenizer.ggml.model"] = .string("t5")
         var noTokens = Fixtures.bpe(); noTokens["tokenizer.ggml.tokens"] = nil
         var numericTokens = Fixtures.bpe(); numericTokens["tokenizer.ggml.tokens"] = .array(.int32([1, 2]))
         var noMerges = Fixtures.bpe(); noMerges["tokenizer.ggml.merges"] = nil
@@ -59,10 +59,25 @@ struct FixtureTokenizerTests {
         var shortScores = Fixtures.spm(); shortScores["tokenizer.ggml.scores"] = .array(.float32([0]))
         var empty = Fixtures.spm(); empty["tokenizer.ggml.tokens"] = .array(.string([]))
         var stringBool = Fixtures.spm(); stringBool["tokenizer.ggml.add_bos_token"] = .string("yes")
+        var noSeparator = Fixtures.bpe(); noSeparator["tokenizer.ggml.merges"] = .array(.string(["a b", "abc"]))
+        var emptyRight = Fixtures.bpe(); emptyRight["tokenizer.ggml.merges"] = .array(.string(["a b", "ab "]))
+        var numericMerges = Fixtures.bpe(); numericMerges["tokenizer.ggml.merges"] = .array(.int32([0, 1]))
+        var numericPre = Fixtures.bpe(); numericPre["tokenizer.ggml.pre"] = .uint32(2)
+        var stringTypes = Fixtures.bpe(); stringTypes["tokenizer.ggml.token_type"] = .string("normal")
+        var textScores = Fixtures.spm(); textScores["tokenizer.ggml.scores"] = .array(.string(["0"]))
+        var gemma4NoMerges = Fixtures.rawBPE(); gemma4NoMerges["tokenizer.ggml.merges"] = nil
+        var gemma4NoBOS = Fixtures.rawBPE(); gemma4NoBOS["tokenizer.ggml.bos_token_id"] = nil
+        var bertNoCLS = Fixtures.wordPiece(); bertNoCLS["tokenizer.ggml.tokens"] = .array(.string(["[UNK]", "▁a"]))
+        bertNoCLS["tokenizer.ggml.token_type"] = nil
+        var bertShortTypes = Fixtures.wordPiece(); bertShortTypes["tokenizer.ggml.token_type"] = .array(.int32([3, 3]))
+        var badBOSType = Fixtures.bpe(); badBOSType["tokenizer.ggml.bos_token_id"] = .string("1")
+        var bpeShortScores = Fixtures.bpe(); bpeShortScores["tokenizer.ggml.scores"] = .array(.float32([0, 0]))
+        var bosOutOfRange = Fixtures.bpe(); bosOutOfRange["tokenizer.ggml.bos_token_id"] = .uint32(8)
+        bosOutOfRange["tokenizer.ggml.add_bos_token"] = .bool(true)
         return [
             ("no model", noModel, .missingKey("tokenizer.ggml.model")),
-            ("unknown model", badModel, .unknownModel("bert")),
-            ("unknown pre-tokenizer", Fixtures.bpe(pre: "default"), .unknownPreTokenizer("default")),
+            ("unknown model", badModel, .unknownModel("t5")),
+            ("unknown pre-tokenizer", Fixtures.bpe(pre: "tekken"), .unknownPreTokenizer("tekken")),
             ("no tokens", noTokens, .missingKey("tokenizer.ggml.tokens")),
             ("numeric tokens", numericTokens, .wrongType(key: "tokenizer.ggml.tokens", expected: "an array of strings")),
             ("no merges", noMerges, .missingKey("tokenizer.ggml.merges")),
@@ -72,6 +87,19 @@ struct FixtureTokenizerTests {
             ("short scores", shortScores, .arrayTooShort(key: "tokenizer.ggml.scores", count: 1, needed: 264)),
             ("empty vocabulary", empty, .emptyVocabulary),
             ("string bool", stringBool, .wrongType(key: "tokenizer.ggml.add_bos_token", expected: "a bool")),
+            ("merge without a space", noSeparator, .malformedMerge(index: 1, text: "abc")),
+            ("merge with nothing after the space", emptyRight, .malformedMerge(index: 1, text: "ab ")),
+            ("numeric merges", numericMerges, .wrongType(key: "tokenizer.ggml.merges", expected: "an array of strings")),
+            ("numeric pre-tokenizer", numericPre, .wrongType(key: "tokenizer.ggml.pre", expected: "a string")),
+            ("token types not an array", stringTypes, .wrongType(key: "tokenizer.ggml.token_type", expected: "an array of integers")),
+            ("scores of text", textScores, .wrongType(key: "tokenizer.ggml.scores", expected: "an array of numbers")),
+            ("Gemma 4 without merges", gemma4NoMerges, .missingKey("tokenizer.ggml.merges")),
+            ("Gemma 4 without BOS", gemma4NoBOS, .missingSpecialToken(flagKey: "tokenizer.ggml.add_bos_token", idKey: "tokenizer.ggml.bos_token_id")),
+            ("BERT vocabulary without [CLS]", bertNoCLS, .missingSpecialToken(flagKey: "tokenizer.ggml.add_bos_token", idKey: "tokenizer.ggml.bos_token_id")),
+            ("BERT short token types", bertShortTypes, .arrayTooShort(key: "tokenizer.ggml.token_type", count: 2, needed: 12)),
+            ("BOS id of text", badBOSType, .wrongType(key: "tokenizer.ggml.bos_token_id", expected: "an integer")),
+            ("BPE short scores", bpeShortScores, .arrayTooShort(key: "tokenizer.ggml.scores", count: 2, needed: 8)),
+            ("BOS id past the vocabulary", bosOutOfRange, .missingSpecialToken(flagKey: "tokenizer.ggml.add_bos_token", idKey: "tokenizer.ggml.bos_token_id")),
         ]
     }()
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Paths the tests share: the repository root, the llama.cpp reference outputs in
 /// `Tests/Reference` (committed, see its README; override with `LMSESSION_REFS`), and the real
@@ -27,10 +28,53 @@ public enum TestPaths {
 
 public enum TestModelError: Error, CustomStringConvertible {
     case fetchFailed(name: String, status: Int32)
+    case scriptFailed(script: String, status: Int32)
     public var description: String {
         switch self {
         case let .fetchFailed(name, status): "Models/fetch \(name) failed with status \(status)"
+        case let .scriptFailed(script, status): "\(script) failed with status \(status)"
         }
+    }
+}
+
+/// llama.cpp b11312's source tree, which `Scripts/llama-cpp-source` fetches (once, cached under
+/// `Models/.cache/`) and whose path it prints; its `models/` holds the `ggml-vocab-*.gguf`
+/// tokenizer suites.
+public enum LlamaCppSource {
+    private static let cached = Mutex<URL?>(nil)
+
+    /// The tree's root, running the script on first use.
+    public static func root() throws -> URL {
+        try cached.withLock { cached in
+            if let cached { return cached }
+            let p = Process()
+            let out = Pipe()
+            p.executableURL = TestPaths.repoRoot.appendingPathComponent("Scripts/llama-cpp-source")
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard p.terminationStatus == 0, !path.isEmpty else {
+                throw TestModelError.scriptFailed(script: "Scripts/llama-cpp-source", status: p.terminationStatus)
+            }
+            let url = URL(fileURLWithPath: path)
+            cached = url
+            return url
+        }
+    }
+
+    /// `models/templates/*.jinja`, sorted by name.
+    public static func chatTemplates() throws -> [URL] {
+        let dir = try root().appendingPathComponent("models/templates")
+        return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "jinja" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// `models/<name>` in the tree.
+    public static func model(_ name: String) throws -> URL {
+        try root().appendingPathComponent("models").appendingPathComponent(name)
     }
 }
 

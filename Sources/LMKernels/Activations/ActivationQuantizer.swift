@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 // Fast per-block activation quantizers. Each produces exactly ggml's reference values
 // (`quantize_row_q8_0_ref`, `quantize_row_q8_1_ref`, `quantize_row_q8_K_ref`), using 16-lane
 // element loops that vectorise, integer tricks for rounding (no per-lane libm calls), and
@@ -5,11 +7,15 @@
 // even/odd order of ``QuantizedActivations``.
 
 enum ActivationQuantizer {
-    /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0.
+    /// 32 floats -> 32 Int8 and `d` (f16-rounded), as ggml's Q8_0, and `Σq` (for the kernels that
+    /// offset unsigned weights: `Σ(w - o)·q = Σw·q - o·Σq`).
     @inline(__always)
     static func q8_0Block(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
-                          bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>) {
+                          bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>,
+                          sum: UnsafeMutablePointer<Int16>) {
         let d = blockQuantize32(x, quants, bytes)
+        let ones = SIMD16<Int16>(repeating: 1)
+        sum.pointee = Int16(truncatingIfNeeded: horizontalSum(maddPairs(loadI16x16(quants), ones) &+ maddPairs(loadI16x16(quants + 16), ones)))
         scale.pointee = roundedToF16(d)
     }
 
@@ -27,7 +33,7 @@ enum ActivationQuantizer {
 
     /// 256 floats -> 256 Int8, Float `d` and 16 sums of 16 quants, as ggml's Q8_K
     /// (`iscale = -127 / max` where `max` is the signed value of largest magnitude, round to
-    /// nearest even, clamp at 127). In `X86V3` builds the quants also go to `bytes` in natural order.
+    /// nearest even, clamp at 127). The quants also go to `bytes` in natural order.
     @inline(__always)
     static func q8_KBlock(_ x: UnsafePointer<Float>, quants: UnsafeMutablePointer<Int16>,
                           bytes: UnsafeMutablePointer<Int8>, scale: UnsafeMutablePointer<Float>,
@@ -41,9 +47,7 @@ enum ActivationQuantizer {
         if amax == 0 {
             scale.pointee = 0
             quants.update(repeating: 0, count: 256)
-            #if X86V3
             bytes.update(repeating: 0, count: 256)
-            #endif
             for j in 0..<16 { bsums[j] = 0 }
             for j in 0..<8 { groupSums[j] = 0 }
             return
@@ -56,10 +60,8 @@ enum ActivationQuantizer {
             let qa = minLanes(roundEven(load16(x + g * 32) * v), top)
             let qb = minLanes(roundEven(load16(x + g * 32 + 16) * v), top)
             storeEvenOdd(qa, qb, quants + g * 32)
-            #if X86V3
             storeBytes(qa, bytes + g * 32)
             storeBytes(qb, bytes + g * 32 + 16)
-            #endif
             bsums[2 * g] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(narrow(qa), ones)))
             bsums[2 * g + 1] = Int16(truncatingIfNeeded: horizontalSum(maddPairs(narrow(qb), ones)))
         }
@@ -68,8 +70,8 @@ enum ActivationQuantizer {
     }
 
     /// Shared Q8_0/Q8_1 core: writes `round(x / d)` (ties away from zero, like `roundf`) and
-    /// returns the unrounded `d = max|x| / 127`. In `X86V3` builds the quants also go to `bytes`
-    /// in natural order for the AVX2 kernels.
+    /// returns the unrounded `d = max|x| / 127`. The quants also go to `bytes` in natural order for
+    /// the byte-multiply kernels.
     @inline(__always)
     static func blockQuantize32(_ x: UnsafePointer<Float>, _ quants: UnsafeMutablePointer<Int16>,
                                 _ bytes: UnsafeMutablePointer<Int8>) -> Float {
@@ -80,10 +82,8 @@ enum ActivationQuantizer {
         let id: Float = d != 0 ? 1 / d : 0
         let qa = roundAway(a * id), qb = roundAway(b * id)
         storeEvenOdd(qa, qb, quants)
-        #if X86V3
         storeBytes(qa, bytes)
         storeBytes(qb, bytes + 16)
-        #endif
         return d
     }
 }

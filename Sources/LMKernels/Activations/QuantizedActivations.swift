@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// Preallocated activations for one matmul input, quantized into the format its weights pair
 /// with. Allocated once for at most `[maxTokens, maxCols]` and reused: quantizing allocates nothing.
@@ -14,10 +15,11 @@ import LMGGUF
 /// - `scales`  `[nTokens, cols / blockSize]` Float (f16-rounded for Q8_0/Q8_1),
 /// - `sums`    `[nTokens, cols / 32]` Float, Q8_1's `s = d * Σq` (f16-rounded),
 /// - `bsums`   `[nTokens, cols / 16]` Int16, Q8_K's sums of 16 quants,
-/// - `groupSums` `[nTokens, cols / 32]` Int16, Q8_K's sums of 32 quants (pairs of `bsums`),
+/// - `groupSums` `[nTokens, cols / 32]` Int16, sums of 32 quants: Q8_0's per block, Q8_K's per
+///   group (pairs of `bsums`),
 /// - `floats`  `[nTokens, cols]` Float, only for `.f32`,
-/// - `bytes`   `[nTokens, cols]` Int8 in natural order, Q8_0/Q8_1/Q8_K only and only in `X86V3` builds,
-///   where the AVX2 kernels multiply bytes directly (`vpmaddubsw`).
+/// - `bytes`   `[nTokens, cols]` Int8 in natural order, Q8_0/Q8_1/Q8_K only, for the kernels that
+///   multiply bytes directly (AVX2's `vpmaddubsw`).
 ///
 /// `@unchecked Sendable`: the buffers are written by one thread in `quantize` and only read while
 /// a matmul shares them across the pool; callers must not quantize during a matmul.
@@ -100,7 +102,8 @@ public final class QuantizedActivations: @unchecked Sendable {
                 let nb = cols / 32
                 for b in 0..<nb {
                     ActivationQuantizer.q8_0Block(src + b * 32, quants: quants + t * cols + b * 32,
-                                                  bytes: bytes + t * cols + b * 32, scale: scales + t * nb + b)
+                                                  bytes: bytes + t * cols + b * 32, scale: scales + t * nb + b,
+                                                  sum: groupSums + t * nb + b)
                 }
             case .q8_1:
                 let nb = cols / 32
@@ -125,17 +128,10 @@ public final class QuantizedActivations: @unchecked Sendable {
         quantize(x, nTokens: nTokens, cols: cols, format: activationFormat(for: type))
     }
 
-    /// The quantized view of token `t`.
-    @inline(__always)
-    func row(_ t: Int) -> ActivationRow {
-        let nb = cols / format.blockSize
-        return ActivationRow(quants: UnsafePointer(quants + t * cols),
-                             scales: UnsafePointer(scales + t * nb),
-                             sums: UnsafePointer(sums + t * (cols / 32)),
-                             bsums: UnsafePointer(bsums + t * (cols / 16)),
-                             groupSums: UnsafePointer(groupSums + t * (cols / 32)),
-                             floats: UnsafePointer(floats + t * cols),
-                             bytes: UnsafePointer(bytes + t * cols))
+    /// The current contents as the matrix kernels read them.
+    var rows: ActivationRows {
+        ActivationRows(format: format, nTokens: nTokens, cols: cols, quants: quants, scales: scales, sums: sums,
+                       bsums: bsums, groupSums: groupSums, floats: floats, bytes: bytes)
     }
 
     // Read access for tests and callers that inspect the quantization (token `t`, index `i`).
@@ -155,15 +151,4 @@ public final class QuantizedActivations: @unchecked Sendable {
     public func dequantized(token t: Int, _ i: Int) -> Float {
         format == .f32 ? floats[t * cols + i] : scale(token: t, block: i / format.blockSize) * Float(quant(token: t, i))
     }
-}
-
-/// One token's activations as the dot kernels read them (see ``QuantizedActivations``).
-struct ActivationRow {
-    let quants: UnsafePointer<Int16>
-    let scales: UnsafePointer<Float>
-    let sums: UnsafePointer<Float>
-    let bsums: UnsafePointer<Int16>
-    let groupSums: UnsafePointer<Int16>
-    let floats: UnsafePointer<Float>
-    let bytes: UnsafePointer<Int8>
 }

@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// A quantized weight format seen by the integer kernels: blocks of `groups * 32` weights, each
 /// 32-weight group decoded to two `SIMD16<Int16>` of small integers (|w| <= 128). Against
 /// activation quants (|q| <= 127) two products fit in Int16 (2 * 128 * 127 < 2^15), so a group

@@ -1,58 +1,36 @@
 import LMGGUF
+import LMKernelsCore
+#if arch(x86_64)
+import LMKernelsAVX2
+#endif
 
-/// One weight type's entry in the kernel table: its activation format and its matrix loops,
-/// specialised for the type, so a matmul dispatches on the format once rather than per block.
-struct DotKernel: Sendable {
-    let activationFormat: ActivationFormat
-    /// `y[r] = w[r] · x[token]` for `r` in the range.
-    let matVec: @Sendable (WeightMatrix, QuantizedActivations, Int, UnsafeMutablePointer<Float>, Range<Int>) -> Void
-    /// `y[t * w.rows + r] = w[r] · x[t]` for all tokens `t` and `r` in the range.
-    let matMul: @Sendable (WeightMatrix, QuantizedActivations, UnsafeMutablePointer<Float>, Range<Int>) -> Void
-
-    init<K: RowKernel>(_ kernel: K.Type) {
-        activationFormat = K.activationFormat
-        matVec = { w, x, t, y, rows in RowLoops<K>.matVec(w, x, token: t, into: y, rows: rows) }
-        matMul = { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) }
-    }
-}
-
-/// The per-type kernel table (ggml's `type_traits_cpu` for the types LMSession reads).
+/// The per-type kernel tables (ggml's `type_traits_cpu` for the types LMSession reads): the
+/// portable one, and per ``KernelSet`` the types that set has its own kernels for.
 enum DotKernels {
-    static let f32 = DotKernel(FloatRowKernel<F32Format>.self)
-    static let f16 = DotKernel(FloatRowKernel<F16Format>.self)
-    static let bf16 = DotKernel(FloatRowKernel<BF16Format>.self)
-    static let q4_0 = DotKernel(BlockDot<Q4_0Format>.self)
-    #if X86V3 && arch(x86_64)
-    static let q4_1 = DotKernel(AVX2BlockDot<Q4_1AVX2>.self)
-    #else
-    static let q4_1 = DotKernel(BlockDot<Q4_1Format>.self)
-    #endif
-    #if X86V3 && arch(x86_64)
-    static let q5_0 = DotKernel(AVX2BlockDot<Q5_0AVX2>.self)
-    #else
-    static let q5_0 = DotKernel(BlockDot<Q5_0Format>.self)
-    #endif
-    static let q5_1 = DotKernel(BlockDot<Q5_1Format>.self)
-    #if X86V3 && arch(x86_64)
-    static let q8_0 = DotKernel(AVX2BlockDot<Q8_0AVX2>.self)
-    #else
-    static let q8_0 = DotKernel(BlockDot<Q8_0Format>.self)
-    #endif
-    static let q8_1 = DotKernel(BlockDot<Q8_1Format>.self)
-    #if X86V3 && arch(x86_64)
-    static let q4_K = DotKernel(AVX2SuperBlockDot<Q4_KAVX2>.self)
-    #else
-    static let q4_K = DotKernel(BlockDot<Q4_KFormat>.self)
-    #endif
-    static let q5_K = DotKernel(BlockDot<Q5_KFormat>.self)
-    #if X86V3 && arch(x86_64)
-    static let q6_K = DotKernel(AVX2SuperBlockDot<Q6_KAVX2>.self)
-    #else
-    static let q6_K = DotKernel(BlockDot<Q6_KFormat>.self)
-    #endif
-    static let q8_K = DotKernel(BlockDot<Q8_KFormat>.self)
+    /// The portable kernels: Swift SIMD code compiled for the baseline target, the fallback for
+    /// every type and the reference the fast kernels are tested against.
+    static let f32 = entry(FloatRowKernel<F32Format>.self)
+    static let f16 = entry(FloatRowKernel<F16Format>.self)
+    static let bf16 = entry(FloatRowKernel<BF16Format>.self)
+    static let q4_0 = entry(BlockDot<Q4_0Format>.self)
+    static let q4_1 = entry(BlockDot<Q4_1Format>.self)
+    static let q5_0 = entry(BlockDot<Q5_0Format>.self)
+    static let q5_1 = entry(BlockDot<Q5_1Format>.self)
+    static let q8_0 = entry(BlockDot<Q8_0Format>.self)
+    static let q4_K = entry(BlockDot<Q4_KFormat>.self)
+    static let q5_K = entry(BlockDot<Q5_KFormat>.self)
+    static let q6_K = entry(BlockDot<Q6_KFormat>.self)
 
-    static func kernel(for type: GGMLType) -> DotKernel {
+    /// The table entry of row kernel `K`, with its loops specialised in this module.
+    private static func entry<K: RowKernel>(_: K.Type) -> DotKernel {
+        DotKernel(activationFormat: K.activationFormat,
+                  matVec: { w, x, t, y, rows in RowLoops<K>.matVec(w, x, token: t, into: y, rows: rows) },
+                  matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
+    }
+
+    /// The portable kernel of a weight type. Q8_1 and Q8_K are activation formats only: the GGUF
+    /// reader rejects them as tensor types, so no weight matrix has them (a programmer error).
+    static func portable(_ type: GGMLType) -> DotKernel {
         switch type {
         case .f32: f32
         case .f16: f16
@@ -62,11 +40,58 @@ enum DotKernels {
         case .q5_0: q5_0
         case .q5_1: q5_1
         case .q8_0: q8_0
-        case .q8_1: q8_1
         case .q4_K: q4_K
         case .q5_K: q5_K
         case .q6_K: q6_K
-        case .q8_K: q8_K
+        case .q8_1, .q8_K: preconditionFailure("\(type) is not a weight type (the GGUF reader rejects it)")
+        }
+    }
+
+    /// The kernel for `type` in `set`, falling back to the portable one for types the set has no
+    /// kernel of its own for. - Precondition: `set.isSupported` (the caller checked the CPU).
+    static func kernel(for type: GGMLType, in set: KernelSet = .active) -> DotKernel {
+        switch set {
+        case .portable:
+            return portable(type)
+        case .avx2:
+            #if arch(x86_64)
+            return AVX2Kernels.kernel(for: type) ?? portable(type)
+            #else
+            return portable(type)
+            #endif
+        }
+    }
+
+    /// The portable float-vector kernels (activations, attention), for the baseline target.
+    static let portableVector = VectorKernels(
+        gate: { activation, g, u, rows in activation.apply(g, u, rows) },
+        attend: { work, unit, thread in AttentionKernel<PortableMultiplyAdd, PortableHalves>.attend(work, unit: unit, thread: thread) })
+
+    /// `set`'s float-vector kernels. - Precondition: `set.isSupported`.
+    static func vector(in set: KernelSet) -> VectorKernels {
+        switch set {
+        case .portable:
+            return portableVector
+        case .avx2:
+            #if arch(x86_64)
+            return AVX2Kernels.vector
+            #else
+            return portableVector
+            #endif
+        }
+    }
+
+    /// Weight types `set` has kernels of its own for (empty for `.portable`).
+    static func ownTypes(_ set: KernelSet) -> [GGMLType] {
+        switch set {
+        case .portable:
+            return []
+        case .avx2:
+            #if arch(x86_64)
+            return GGMLType.allCases.filter { AVX2Kernels.kernel(for: $0) != nil }
+            #else
+            return []
+            #endif
         }
     }
 }

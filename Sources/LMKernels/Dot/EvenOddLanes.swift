@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 // Weight decoders to the even/odd lane order of the activations (see QuantizedActivations):
 // a 32-weight group becomes `even` (weights 0, 2, ..., 14 in lanes 0..<8 and 16, 18, ..., 30 in
 // lanes 8..<16) and `odd` (weights 1, 3, ..., 15 and 17, ..., 31). GGUF formats keep weight `i`

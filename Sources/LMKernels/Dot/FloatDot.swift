@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Float weight types (F32, F16, BF16) read as 8 Floats at a time, dotted with Float activations.
 protocol FloatFormat {
     static var bytesPerValue: Int { get }

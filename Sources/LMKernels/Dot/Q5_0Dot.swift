@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q5_0 weights (5.5 bits/weight, 22 bytes per 32: f16 `d`, 32 high bits `qh` (little-endian),
 /// 16 bytes of low nibbles as Q4_0; weight `j` gets bit `j` of `qh` as its fifth bit; value
 /// `(q - 16) * d`) against Q8_0 activations, as ggml's `ggml_vec_dot_q5_0_q8_0`.
@@ -5,13 +7,13 @@ enum Q5_0Format: BlockFormat {
     typealias Header = Void
     typealias Lanes = SIMD4<Float>
     static var activationFormat: ActivationFormat { .q8_0 }
-    static var blockBytes: Int { 22 }
+    static var blockBytes: Int { Q5_0.layoutBytes }
     static var groups: Int { 1 }
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        let high = fifthBits(block.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
-        let low = nibblePairPlanes(block + 6)
+        let high = fifthBits(block.loadUnaligned(fromByteOffset: Q5_0.qhOffset, as: UInt32.self))
+        let low = nibblePairPlanes(block + Q5_0.qsOffset)
         let sixteen = SIMD16<Int16>(repeating: 16)
         return ((low.0 | high.0) &- sixteen, (low.1 | high.1) &- sixteen)
     }

@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Q6_K weights (6.5625 bits/weight, 210 bytes per 256: 128 bytes `ql` of low nibbles, 64 bytes
 /// `qh` of 2-bit high parts, 16 Int8 sub-scales (one per 16 weights), f16 `d`; value
 /// `d * sc * (q - 32)`) against Q8_K activations, as ggml's `ggml_vec_dot_q6_K_q8_K`.
@@ -10,17 +12,17 @@ enum Q6_KFormat: BlockFormat {
     typealias Header = UnsafeRawPointer
     typealias Lanes = SIMD8<Float>
     static var activationFormat: ActivationFormat { .q8_K }
-    static var blockBytes: Int { 210 }
+    static var blockBytes: Int { Q6_K.layoutBytes }
     static var groups: Int { 8 }
 
     @inline(__always)
-    static func header(_ block: UnsafeRawPointer) -> UnsafeRawPointer { block + 192 }
+    static func header(_ block: UnsafeRawPointer) -> UnsafeRawPointer { block + Q6_K.scalesOffset }
 
     @inline(__always)
     static func group(_ block: UnsafeRawPointer, _ header: UnsafeRawPointer, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
         let n = g >> 2, k = g & 3
-        let low = nibblePlanes32(block + 64 * n + 32 * (k & 1), high: k >= 2)
-        let high = bitPlanes32(block + 128 + 32 * n, shift: 2 * k, mask: 3)
+        let low = nibblePlanes32(block + Q6_K.qlOffset + 64 * n + 32 * (k & 1), high: k >= 2)
+        let high = bitPlanes32(block + Q6_K.qhOffset + 32 * n, shift: 2 * k, mask: 3)
         let thirtyTwo = SIMD16<Int16>(repeating: 32)
         return ((low.0 | unsafeBitCast(high.0 &<< 4, to: SIMD16<Int16>.self)) &- thirtyTwo,
                 (low.1 | unsafeBitCast(high.1 &<< 4, to: SIMD16<Int16>.self)) &- thirtyTwo)
@@ -37,5 +39,5 @@ enum Q6_KFormat: BlockFormat {
     }
 
     @inline(__always)
-    static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block, 208) }
+    static func scale(_ block: UnsafeRawPointer) -> Float { loadF16(block, Q6_K.dOffset) }
 }

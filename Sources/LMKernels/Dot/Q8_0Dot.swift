@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// 8-bit weights in one 32-weight group with an f16 scale `d` at byte 0 (value `q * d`), paired
 /// with Q8_0 activations: Q8_0 and Q8_1 differ only in where the quants start.
 protocol SignedByteBlockFormat: BlockFormat where Header == Void, Lanes == SIMD8<Float> {
@@ -29,39 +31,6 @@ extension SignedByteBlockFormat {
 enum Q8_0Format: SignedByteBlockFormat {
     typealias Header = Void
     typealias Lanes = SIMD8<Float>
-    static var blockBytes: Int { 34 }
-    static var quantsOffset: Int { 2 }
-}
-
-/// Q8_1 used as a weight type (36 bytes per 32: f16 `d`, f16 `s` (unused here), 32 Int8; value
-/// `q * d`), paired with Q8_0 activations.
-enum Q8_1Format: SignedByteBlockFormat {
-    typealias Header = Void
-    typealias Lanes = SIMD8<Float>
-    static var blockBytes: Int { 36 }
-    static var quantsOffset: Int { 4 }
-}
-
-/// Q8_K used as a weight type (292 bytes per 256: Float `d`, 256 Int8, 16 Int16 sums (unused);
-/// value `q * d`), paired with Q8_K activations.
-enum Q8_KFormat: BlockFormat {
-    typealias Header = Void
-    typealias Lanes = SIMD8<Float>
-    static var activationFormat: ActivationFormat { .q8_K }
-    static var blockBytes: Int { 292 }
-    static var groups: Int { 8 }
-
-    @inline(__always)
-    static func group(_ block: UnsafeRawPointer, _ header: Void, _ g: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
-        signedBytePlanes(block + 4 + 32 * g)
-    }
-
-    @inline(__always)
-    static func groupDot(_ w: (SIMD16<Int16>, SIMD16<Int16>), _ header: Void, _ g: Int,
-                         _ a: UnsafePointer<Int16>) -> SIMD8<Float> {
-        toFloat(pairedDot(w, a))
-    }
-
-    @inline(__always)
-    static func scale(_ block: UnsafeRawPointer) -> Float { block.loadUnaligned(as: Float.self) }
+    static var blockBytes: Int { Q8_0.layoutBytes }
+    static var quantsOffset: Int { Q8_0.qsOffset }
 }

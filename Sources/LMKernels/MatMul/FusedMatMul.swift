@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Matmuls that share one quantized input, fused into one parallel dispatch: every dispatch ends
 /// in a barrier, and at ~200 matmuls per decoded token the barriers cost as much as small
 /// products (llama.cpp spends most of a SmolLM2 step there).
@@ -10,8 +12,8 @@ extension MatMul {
     public static func multiply(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
                                 _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,
                                 _ w2: WeightMatrix? = nil, into y2: UnsafeMutablePointer<Float>? = nil,
-                                quantized x: QuantizedActivations, pool: ThreadPool) {
-        let k0 = DotKernels.kernel(for: w0.type), k1 = DotKernels.kernel(for: w1.type)
+                                quantized x: QuantizedActivations, pool: ThreadPool, kernels: KernelSet = .active) {
+        let k0 = DotKernels.kernel(for: w0.type, in: kernels), k1 = DotKernels.kernel(for: w1.type, in: kernels)
         check(w0, x, k0, 0..<w0.rows)
         check(w1, x, k1, 0..<w1.rows)
         let end0 = w0.rows, end1 = end0 + w1.rows
@@ -19,7 +21,7 @@ extension MatMul {
         var k2 = k0
         if let w2 {
             precondition(y2 != nil, "a third weight needs a third output")
-            k2 = DotKernels.kernel(for: w2.type)
+            k2 = DotKernels.kernel(for: w2.type, in: kernels)
             check(w2, x, k2, 0..<w2.rows)
             total += w2.rows
         }
@@ -45,29 +47,31 @@ extension MatMul {
     /// split by row so that each part computes the same rows of both and gates them inside the
     /// same dispatch. `y0` and `y1` are `[x.nTokens, W0.rows]`; `y1` keeps the up projection.
     ///
-    /// - Precondition: as ``multiply(_:into:_:into:_:into:quantized:pool:)``, and
+    /// - Precondition: as ``multiply(_:into:_:into:_:into:quantized:pool:kernels:)``, and
     ///   `w0.rows == w1.rows`.
     public static func multiplyGated(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
                                      _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,
-                                     activation: Gating, quantized x: QuantizedActivations, pool: ThreadPool) {
-        let k0 = DotKernels.kernel(for: w0.type), k1 = DotKernels.kernel(for: w1.type)
+                                     activation: Gating, quantized x: QuantizedActivations, pool: ThreadPool,
+                                     kernels: KernelSet = .active) {
+        let k0 = DotKernels.kernel(for: w0.type, in: kernels), k1 = DotKernels.kernel(for: w1.type, in: kernels)
         precondition(w0.rows == w1.rows, "paired weights differ in rows: \(w0.rows) and \(w1.rows)")
         check(w0, x, k0, 0..<w0.rows)
         check(w1, x, k1, 0..<w1.rows)
         pool.parallelFor(0..<w0.rows, alignment: 16,
                          job: Gated(gate: Rows(kernel: k0, w: w0, x: x, y: y0),
-                                    up: Rows(kernel: k1, w: w1, x: x, y: y1), activation: activation))
+                                    up: Rows(kernel: k1, w: w1, x: x, y: y1), activation: activation,
+                                    vector: DotKernels.vector(in: kernels)))
     }
 
     /// The same rows of gate and up, then the gating on them.
     struct Gated: ParallelRangeJob {
-        let gate: Rows, up: Rows, activation: Gating
+        let gate: Rows, up: Rows, activation: Gating, vector: VectorKernels
 
         func run(_ rows: Range<Int>) {
             gate.run(rows)
             up.run(rows)
             let n = gate.w.rows
-            for t in 0..<gate.x.nTokens { activation.apply(gate.y + t * n, up.y + t * n, rows) }
+            for t in 0..<gate.x.nTokens { vector.gate(activation, gate.y + t * n, up.y + t * n, rows) }
         }
     }
 }

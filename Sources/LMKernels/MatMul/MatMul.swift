@@ -1,4 +1,5 @@
 import LMGGUF
+import LMKernelsCore
 
 /// Matrix products of quantized weights with activations: `y = W x` for weights `W`
 /// `[rows, cols]` (a ``WeightMatrix`` in any GGUF type LMSession reads) and activations
@@ -11,14 +12,16 @@ public enum MatMul {
     ///
     /// - Parameters:
     ///   - y: the full output vector `[w.rows]`; only `y[rows]` is written.
+    ///   - kernels: the kernel set (default: the process's ``KernelSet/active``); another
+    ///     supported set is for comparing results.
     /// - Precondition: `x.format == activationFormat(for: w.type)`, `x.cols == w.cols`,
     ///   `token < x.nTokens`, `rows` within `0..<w.rows` (programmer errors; they trap).
     public static func matVec(_ w: WeightMatrix, _ x: QuantizedActivations, token: Int = 0,
-                              into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
-        let kernel = DotKernels.kernel(for: w.type)
+                              into y: UnsafeMutablePointer<Float>, rows: Range<Int>, kernels: KernelSet = .active) {
+        let kernel = DotKernels.kernel(for: w.type, in: kernels)
         check(w, x, kernel, rows)
         precondition(token >= 0 && token < x.nTokens, "token \(token) out of 0..<\(x.nTokens)")
-        kernel.matVec(w, x, token, y, rows)
+        kernel.matVec(w, x.rows, token, y, rows)
     }
 
     /// `y[t, r] = Σ_c w[r, c] * x[t, c]` for all `x.nTokens` tokens and `r` in `rows`
@@ -26,12 +29,12 @@ public enum MatMul {
     ///
     /// - Parameters:
     ///   - y: the full output `[x.nTokens, w.rows]`; only columns `rows` are written.
-    /// - Precondition: as ``matVec(_:_:token:into:rows:)``.
+    /// - Precondition: as ``matVec(_:_:token:into:rows:kernels:)``.
     public static func matMul(_ w: WeightMatrix, _ x: QuantizedActivations,
-                              into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
-        let kernel = DotKernels.kernel(for: w.type)
+                              into y: UnsafeMutablePointer<Float>, rows: Range<Int>, kernels: KernelSet = .active) {
+        let kernel = DotKernels.kernel(for: w.type, in: kernels)
         check(w, x, kernel, rows)
-        kernel.matMul(w, x, y, rows)
+        kernel.matMul(w, x.rows, y, rows)
     }
 
     /// `y = x Wᵀ`: quantizes `x` `[nTokens, w.cols]` into `scratch`, then splits the rows of `w`
@@ -40,17 +43,17 @@ public enum MatMul {
     /// - Precondition: `scratch` holds at least `[nTokens, w.cols]`.
     public static func multiply(_ w: WeightMatrix, x: UnsafePointer<Float>, nTokens: Int,
                                 into y: UnsafeMutablePointer<Float>, scratch: QuantizedActivations,
-                                pool: ThreadPool) {
+                                pool: ThreadPool, kernels: KernelSet = .active) {
         scratch.quantize(x, nTokens: nTokens, cols: w.cols, format: activationFormat(for: w.type), pool: pool)
-        multiply(w, quantized: scratch, into: y, pool: pool)
+        multiply(w, quantized: scratch, into: y, pool: pool, kernels: kernels)
     }
 
     /// `y = x Wᵀ` for activations already quantized in `activationFormat(for: w.type)` (lets
     /// projections that share an input and a type, such as Q, K and V, quantize it once).
     /// `y` is `[x.nTokens, w.rows]`.
     public static func multiply(_ w: WeightMatrix, quantized x: QuantizedActivations,
-                                into y: UnsafeMutablePointer<Float>, pool: ThreadPool) {
-        let kernel = DotKernels.kernel(for: w.type)
+                                into y: UnsafeMutablePointer<Float>, pool: ThreadPool, kernels: KernelSet = .active) {
+        let kernel = DotKernels.kernel(for: w.type, in: kernels)
         check(w, x, kernel, 0..<w.rows)
         // Chunks of whole 16-row tiles keep the matMul tiles intact and threads' outputs apart.
         guard x.nTokens > 0 else { return }
@@ -68,9 +71,9 @@ public enum MatMul {
             let lo = max(rows.lowerBound, offset), hi = min(rows.upperBound, end)
             guard lo < hi else { return }
             if x.nTokens == 1 {
-                kernel.matVec(w, x, 0, y, (lo - offset)..<(hi - offset))
+                kernel.matVec(w, x.rows, 0, y, (lo - offset)..<(hi - offset))
             } else {
-                kernel.matMul(w, x, y, (lo - offset)..<(hi - offset))
+                kernel.matMul(w, x.rows, y, (lo - offset)..<(hi - offset))
             }
         }
 

@@ -1,3 +1,5 @@
+import LMKernelsCore
+
 /// Work for ``ThreadPool/run(parts:job:)``, passed by value. It reaches the workers as a pointer to
 /// the caller's copy and a function specialised for its type, so a dispatch allocates nothing; a
 /// closure would need a heap context to be reachable from another thread.

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LMKernelsCore
 
 /// A persistent pool of worker threads for the per-token matmuls, cheap enough to dispatch ~200
 /// times per decoded token (Dispatch costs 30-110 us a dispatch here).

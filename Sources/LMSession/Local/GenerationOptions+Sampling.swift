@@ -1,12 +1,13 @@
 import LMTransformer
 
 extension GenerationOptions {
-    /// Temperature used when `temperature` is nil.
-    package static let defaultTemperature = 0.7
+    /// Temperature used when `temperature` is nil: the one default set, `SamplingParameters()`'s.
+    package static let defaultTemperature = Double(SamplingParameters().temperature)
 
     /// The local sampler's parameters and seed for these options.
     ///
-    /// - `nil` mode: top-k 40, top-p 0.9, min-p 0.05 at `temperature` (default 0.7).
+    /// - `nil` mode: `SamplingParameters()`'s filters (top-k 40, top-p 0.95, min-p 0.05, llama.cpp's defaults,
+    ///   as the command line uses) at `temperature` (default 0.8).
     /// - `.greedy`: argmax (`SamplingParameters.greedy`), temperature ignored.
     /// - `.random(top: k)`: top-k only; `.random(probabilityThreshold: p)`: top-p only.
     /// - Temperature 0 is greedy. No repetition penalty: Apple's options have none.
@@ -26,7 +27,8 @@ extension GenerationOptions {
             parameters = SamplingParameters(temperature: temperature, topK: nil, topP: Float(min(1, max(0, p))), minP: nil)
             seed = s
         case nil:
-            parameters = SamplingParameters(temperature: temperature, topK: 40, topP: 0.9, minP: 0.05)
+            parameters = SamplingParameters()
+            parameters.temperature = temperature
         }
         if parameters.temperature <= 0 { parameters = .greedy }
         return (parameters, seed ?? UInt64.random(in: .min ... .max))

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Work runs on a private serial queue (not the Swift concurrency pool, which long forward passes would
 /// starve), so prewarming and generation of one session never overlap.
-final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
+final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @unchecked Sendable {
     // @unchecked: `context` is only read and written on `queue`.
     let provider: LocalTransformerProvider
     private let queue = DispatchQueue(label: "LMSession.LocalConversation")
@@ -71,6 +71,8 @@ final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
         return (logits, cached)
     }
 
+    /// Renders and tokenizes the request once: the budget check (``ChecksContextBudget``) and the prompt use
+    /// the same tokens, and the KV cache keeps their longest common prefix with the last request's.
     private func run(_ request: LanguageModelRequest, stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
         let loaded = try provider.loadedForGeneration()
         let prompt = loaded.renderer.promptTokens(for: request)
@@ -81,52 +83,11 @@ final class LocalConversation: LanguageModelConversation, @unchecked Sendable {
             throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "the rendered prompt is empty"))
         }
         let context = try inferenceContext(loaded)
-        guard let (firstLogits, cached) = try load(prompt, into: context, stop: stop) else { return }
-        if !request.toolDefinitions.isEmpty {
-            // The model may call tools: see ToolCallGeneration.swift.
-            return try runWithTools(request, loaded: loaded, context: context, logits: firstLogits,
-                                    promptCount: prompt.count, cached: cached, stop: stop, emit: emit)
-        }
-
-        let (parameters, seed) = request.options.samplingParameters()
-        var sampler = Sampler(parameters, seed: seed)
-        var detokenizer = StreamingDetokenizer(tokenizer: loaded.model.tokenizer)
-        let endOfGeneration = loaded.model.tokenizer.eogIDs
-        let limit = request.options.maximumResponseTokens.map { max(0, $0) }
-        var guide = try request.schema.map { schema throws(LanguageModelSession.GenerationError) in
-            try GuidedDecoder(schema: schema, index: loaded.tokenIndex.index(for: loaded.model.tokenizer))
-        }
-        var logits = firstLogits
-        var generated = 0
-        defer { emit(.usage(LanguageModelUsage(inputTokens: prompt.count, cachedInputTokens: cached, outputTokens: generated))) }
-
-        while limit.map({ generated < $0 }) ?? true {
-            if stop.isSet { return }
-            let recent = context.tokens.suffix(parameters.repetitionWindow)
-            let token: Int
-            if guide != nil {
-                // The grammar allows end-of-generation only once the value is complete, and keeps enough of the
-                // budget to complete it.
-                let next = try guide?.next(tokensLeft: limit.map { $0 - generated }) { allowed in
-                    sampler.sample(logits, recentTokens: recent, allowed: allowed)
-                }
-                guard let next else { break }
-                token = next
-            } else {
-                token = sampler.sample(logits, recentTokens: recent)
-            }
-            if endOfGeneration.contains(token) { break }
-            generated += 1
-            let piece = detokenizer.append(token)
-            if !piece.isEmpty { emit(.text(piece)) }
-            if let limit, generated >= limit { break }
-            guard context.tokens.count < loaded.contextSize else {
-                throw LanguageModelSession.GenerationError.contextWindow(needed: context.tokens.count + 1, contextSize: loaded.contextSize)
-            }
-            logits = try context.evaluate([token])
-        }
-        let rest = detokenizer.finish()
-        if !rest.isEmpty { emit(.text(rest)) }
+        guard let (logits, cached) = try load(prompt, into: context, stop: stop) else { return }
+        let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolStyle: loaded.renderer.toolStyle,
+                                          indexCache: loaded.tokenIndex)
+        try LocalDecoding.run(request, vocabulary: vocabulary, forward: context, logits: logits, promptCount: prompt.count,
+                              cached: cached, isCancelled: { stop.isSet }, emit: emit)
     }
 
     private func prefill(transcript: Transcript, promptPrefix: Prompt?) throws {

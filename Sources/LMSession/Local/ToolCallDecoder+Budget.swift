@@ -1,7 +1,7 @@
 import LMGrammar
 
 extension ToolCallDecoder {
-    /// Keeps a structured answer closable within `maximumResponseTokens`, as ``GuidedDecoder`` does without tools.
+    /// Keeps a structured answer closable within `maximumResponseTokens`, as `GrammarGuide` (LMGeneration) does without tools.
     ///
     /// Call it with the token sampled from a `.sample(allowed:)` mask before `accept`. While the answer is being
     /// written (or may start), if `token` would leave the value unable to close within `tokensLeft - 1` more tokens,

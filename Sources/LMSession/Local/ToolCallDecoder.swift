@@ -15,6 +15,10 @@ import LMGrammar
 ///
 /// The caller samples with ``next()``'s mask, and a token that ``accept(_:)`` rejects is banned and sampled
 /// again (free text is not masked up front: the opening tag is rare, so checking the sampled token is cheaper).
+///
+/// Tool-protocol markup never reaches the response: in free text and inside a structured answer, a token
+/// that would complete `</tool_call>`, `<tool_response>`, `</tool_response>`, `<tools>` or `</tools>` is
+/// rejected (see ``ToolMarkupScanner``), and text that may be the start of a tag is held back until decided.
 package struct ToolCallDecoder {
     /// What the caller does next.
     package enum Next: Equatable {
@@ -75,8 +79,8 @@ package struct ToolCallDecoder {
     enum Phase {
         /// Nothing generated yet.
         case start
-        /// Free text; the last `tagMatch` bytes are the start of the opening tag.
-        case text(tagMatch: Int)
+        /// Free text (``markup`` follows its tags).
+        case text
         /// The structured response (schema matcher).
         case value
         /// Inside a call's JSON.
@@ -93,9 +97,8 @@ package struct ToolCallDecoder {
     let envelope: EnvelopeTokens
     private let callMatcher: GrammarMatcher
     let valueMatcher: GrammarMatcher?
-    private let openBytes = Array(ToolCallEnvelope.open.utf8)
-    /// KMP failure function of `openBytes`: the longest proper border of each prefix.
-    private let openBorders: [Int]
+    /// The tags in the response so far (free text or the structured answer's bytes).
+    private var markup = ToolMarkupScanner()
     private(set) var phase = Phase.start
     private var pendingForce: [Int] = []
     private var callBytes: [UInt8] = []
@@ -136,7 +139,6 @@ package struct ToolCallDecoder {
         self.tokenBytes = tokenBytes
         self.envelope = envelope
         self.makeID = makeID
-        self.openBorders = Self.borders(Array(ToolCallEnvelope.open.utf8))
         self.mask = [UInt64](repeating: 0, count: index.wordCount)
     }
 
@@ -196,16 +198,19 @@ package struct ToolCallDecoder {
             }
             return try accept(token)
         case .start:
-            phase = .text(tagMatch: 0)
+            phase = .text
             return try accept(token)
-        case .text(let tagMatch):
+        case .text:
             if isEnd {
                 phase = .done
                 return .end
             }
-            return try acceptText(token, tagMatch: tagMatch)
+            return try acceptText(token)
         case .value:
-            guard let valueMatcher, valueMatcher.accept(token: token) else { return .rejected }
+            // A string of the answer must not spell a tag either.
+            var scanner = markup
+            guard let valueMatcher, scanner.scan(tokenBytes(token)) == nil, valueMatcher.accept(token: token) else { return .rejected }
+            markup = scanner
             if isEnd {
                 phase = .done
                 return .end
@@ -258,28 +263,27 @@ package struct ToolCallDecoder {
         pendingForce = tokens
     }
 
-    private mutating func acceptText(_ token: Int, tagMatch: Int) throws(LanguageModelSession.GenerationError) -> Acceptance {
+    private mutating func acceptText(_ token: Int) throws(LanguageModelSession.GenerationError) -> Acceptance {
         let bytes = tokenBytes(token)
-        var match = tagMatch
-        for (offset, byte) in bytes.enumerated() {
-            while match > 0 && openBytes[match] != byte { match = openBorders[match - 1] }
-            if openBytes[match] == byte { match += 1 }
-            guard match == openBytes.count else { continue }
-            // The opening tag is complete: the rest of the token must start the call's JSON.
-            guard mode != .disallowed else { return .rejected }
-            callMatcher.reset()
-            let rest = bytes[(offset + 1)...]
-            guard callMatcher.accept(bytes: rest) else { return .rejected }
-            phase = .call
-            callBytes = Array(rest)
-            callTokenCount = 0
-            stringGuard = ToolCallStringGuard()
-            stringGuard.advance(callBytes)
-            try closeCallIfComplete()
-            return .call
+        var scanner = markup
+        guard let (end, tag) = scanner.scan(bytes) else {
+            markup = scanner
+            return scanner.isInsideTag ? .held : .text
         }
-        phase = .text(tagMatch: match)
-        return match > 0 ? .held : .text
+        // Only the opening tag may be completed, and only when calls are allowed; the rest of the token
+        // must start the call's JSON.
+        guard tag == .open, mode != .disallowed else { return .rejected }
+        callMatcher.reset()
+        let rest = bytes[end...]
+        guard callMatcher.accept(bytes: rest) else { return .rejected }
+        markup = ToolMarkupScanner()
+        phase = .call
+        callBytes = Array(rest)
+        callTokenCount = 0
+        stringGuard = ToolCallStringGuard()
+        stringGuard.advance(callBytes)
+        try closeCallIfComplete()
+        return .call
     }
 
     private mutating func closeCallIfComplete() throws(LanguageModelSession.GenerationError) {
@@ -330,18 +334,6 @@ package struct ToolCallDecoder {
     private mutating func set(_ token: Int) {
         guard token >= 0, token < index.tokenCount else { return }
         mask[token >> 6] |= 1 << UInt64(token & 63)
-    }
-
-    /// `borders[i]`: length of the longest proper prefix of `pattern[0...i]` that is also its suffix.
-    private static func borders(_ pattern: [UInt8]) -> [Int] {
-        var borders = [Int](repeating: 0, count: pattern.count)
-        var k = 0
-        for i in 1..<max(1, pattern.count) {
-            while k > 0 && pattern[i] != pattern[k] { k = borders[k - 1] }
-            if pattern[i] == pattern[k] { k += 1 }
-            borders[i] = k
-        }
-        return borders
     }
 }
 

@@ -30,6 +30,10 @@ package enum ToolCallEnvelope {
     package static let close = "</tool_call>"
     /// The text between two envelopes of one round (``Style/object``).
     package static let separator = "\n"
+    /// The text that opens a tool's output in the tool turn.
+    package static let responseOpen = "<tool_response>"
+    /// The text that closes it.
+    package static let responseClose = "</tool_response>"
 
     /// The tools section appended to the instructions (system turn).
     package static func instructions(_ definitions: [Transcript.ToolDefinition], style: Style) -> String {
@@ -65,7 +69,7 @@ package enum ToolCallEnvelope {
 
     /// A tool output as the tool turn that carries it back to the model.
     package static func response(_ output: Transcript.ToolOutput) -> String {
-        "<tool_response>\n" + output.segments.descriptionText + "\n</tool_response>"
+        responseOpen + "\n" + output.segments.descriptionText + "\n" + responseClose
     }
 
     /// The parameters schema as compact JSON Schema: Apple's shape without what the model does not need

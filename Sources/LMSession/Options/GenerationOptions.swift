@@ -1,8 +1,9 @@
 /// Options that control how the model generates its response to a prompt (Apple's `GenerationOptions`).
 ///
 /// Every field is optional; `nil` means "the model's default". Our defaults (Apple does not publish its own):
-/// sampling `nil` draws from the top 40 tokens whose cumulative probability stays within 0.9
-/// (with min-p 0.05), at `temperature` 0.7, with a fresh random seed per response.
+/// sampling `nil` draws from the top 40 tokens whose cumulative probability stays within 0.95
+/// (with min-p 0.05), at `temperature` 0.8 (llama.cpp's defaults, also the command line's), with a
+/// fresh random seed per response.
 /// See ``SamplingMode`` for how each mode maps onto the local sampler.
 public struct GenerationOptions: Sendable, Equatable {
     /// Storage shared by the 26 spelling (`sampling`) and the 27 spelling (`samplingMode`).
@@ -20,7 +21,7 @@ public struct GenerationOptions: Sendable, Equatable {
     }
 
     /// Scales the token distribution before sampling: below 1 sharper, above 1 flatter; `0` is greedy.
-    /// `nil` = 0.7. Ignored by ``SamplingMode/greedy``. A negative or non-finite value makes the request throw
+    /// `nil` = 0.8. Ignored by ``SamplingMode/greedy``. A negative or non-finite value makes the request throw
     /// ``InvalidOptionError`` when it starts.
     public var temperature: Double?
 

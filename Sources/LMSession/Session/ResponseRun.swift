@@ -13,6 +13,11 @@ struct RequestPlan: Sendable {
 /// One request from start to commit: drives the provider's event stream, runs tool calls, builds cumulative
 /// snapshots, and ends the request on the session with the new transcript (success) or none (rollback).
 ///
+/// Snapshots are built only while a stream is iterated: `respond` (``finalResponse()``) reads the events and
+/// parses a structured response once, at the end. A structured snapshot comes from an incremental reading of
+/// the JSON so far (``IncrementalJSONReader``), and every snapshot and the final content of one response carry
+/// one ``GenerationID``.
+///
 /// The request starts on the first `nextSnapshot()`/`finalResponse()`, in the consumer's task, so cancelling
 /// that task cancels generation. If the run is dropped unfinished, `deinit` rolls back.
 final class ResponseRun<Content: Generable>: @unchecked Sendable {
@@ -39,7 +44,11 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var newEntries: [Transcript.Entry] = []
     private var events: AsyncThrowingStream<LanguageModelEvent, any Error>.AsyncIterator?
     private var text = ""
+    /// The structured response so far, read as it streams (only while snapshots are asked for).
+    private var json = IncrementalJSONReader()
     private var structured: GeneratedContent?
+    /// The identity of this response's structured content, in every snapshot and the final response.
+    private let generationID = GenerationID()
     private var stepUsage: LanguageModelUsage?
     private var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
     /// Tool-calling rounds run so far, and how many the session allows (read when the request starts).
@@ -65,7 +74,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         // `finalResponse()` still reports the outcome.
         if case .finished = phase { return nil }
         do {
-            return try await advance()
+            return try await advance(snapshots: true)
         } catch {
             fail(error)
             throw error
@@ -86,8 +95,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try enter()
         defer { leave() }
         do {
-            while case .notStarted = phase { _ = try await advance() }
-            while case .running = phase { _ = try await advance() }
+            while case .notStarted = phase { _ = try await advance(snapshots: false) }
+            while case .running = phase { _ = try await advance(snapshots: false) }
         } catch {
             fail(error)
             throw error
@@ -117,8 +126,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         consuming.withLock { $0 = false }
     }
 
-    /// Pulls events until there is a snapshot to show; returns nil when the request completes.
-    private func advance() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
+    /// Pulls events until there is a snapshot to show (when `snapshots`; otherwise until the request
+    /// completes); returns nil when the request completes.
+    private func advance(snapshots: Bool) async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
         if case .notStarted = phase { try await start() }
         while true {
             guard var iterator = events else { return nil }
@@ -137,10 +147,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             switch event {
             case .text(let delta):
                 text += delta
+                guard snapshots else { continue }
+                if plan.responseFormat != nil { json.append(delta) }
                 if let snapshot = try snapshot() { return snapshot }
             case .content(let content):
                 structured = content
-                if let snapshot = try snapshot() { return snapshot }
+                if snapshots, let snapshot = try snapshot() { return snapshot }
             case .usage(let reported):
                 stepUsage = reported
             case .toolCalls(let calls):
@@ -168,11 +180,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try await startStep()
     }
 
-    /// Checks the budget and starts the next model call.
+    /// Checks the budget (unless the conversation checks it on the tokens it renders) and starts the next model call.
     /// - Throws: ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)`` when the request's
     ///   input alone needs more tokens than the context holds.
     private func startStep() async throws {
         text = ""
+        json = IncrementalJSONReader()
         structured = nil
         stepUsage = nil
         pendingCalls = nil
@@ -184,11 +197,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
             toolDefinitions: session.tools.map { Transcript.ToolDefinition(tool: $0) })
         let provider = session.model.provider
-        let needed = try await provider.tokenCount(for: .request(request))
-        if needed > provider.contextSize {
-            throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: provider.contextSize)
+        let conversation = session.conversation
+        if !(conversation is any ChecksContextBudget) {
+            let needed = try await provider.tokenCount(for: .request(request))
+            if needed > provider.contextSize {
+                throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: provider.contextSize)
+            }
         }
-        events = session.conversation.generate(request).makeAsyncIterator()
+        events = conversation.generate(request).makeAsyncIterator()
     }
 
     private func endStep() {
@@ -217,29 +233,34 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try await startStep()
     }
 
-    /// The response so far as generated content: the text, or the (possibly partial) structured value.
-    private var rawContent: GeneratedContent? {
+    /// The response as generated content: the text, or the structured value (`final`: read from the whole
+    /// text once; otherwise the incremental reading so far), with the response's identity.
+    private func rawContent(final: Bool) -> GeneratedContent? {
         if plan.responseFormat == nil { return GeneratedContent(kind: .string(text)) }
-        if let structured { return structured }
-        return text.isEmpty ? nil : try? GeneratedContent(json: text)
+        var content = structured ?? (!final ? json.content : text.isEmpty ? nil : try? GeneratedContent(json: text))
+        content?.id = generationID
+        return content
     }
 
     private func snapshot() throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
         if plan.responseFormat == nil { try checkGuardrails(text, .output) }
-        guard let raw = rawContent, let partial = try? Content.PartiallyGenerated(raw) else { return nil }
+        guard let raw = rawContent(final: false), let partial = try? Content.PartiallyGenerated(raw) else { return nil }
         return .init(content: partial, rawContent: raw)
     }
 
     private func complete() throws {
         endStep()
         events = nil
-        guard let raw = rawContent, raw.isComplete else {
+        guard let raw = rawContent(final: true), raw.isComplete else {
             throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription:
                 "The response is not a complete \(plan.responseFormat?.name ?? "value"); generation may have been terminated early: \(text)"))
         }
         try checkGuardrails(plan.responseFormat == nil ? text : raw.jsonString, .output)
+        // The transcript keeps the value without the stream's identity (transcript JSON has no place for it).
+        var stored = raw
+        stored.id = nil
         let segment: Transcript.Segment = plan.responseFormat.map {
-            .structure(Transcript.StructuredSegment(source: $0.name, content: raw))
+            .structure(Transcript.StructuredSegment(source: $0.name, content: stored))
         } ?? .text(Transcript.TextSegment(content: text))
         newEntries.append(.response(Transcript.Response(assetIDs: session.model.provider.assetIDs, segments: [segment])))
         let transcript = Transcript(entries: base.entries + newEntries)

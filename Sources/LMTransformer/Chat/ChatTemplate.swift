@@ -49,11 +49,11 @@ public enum ChatTemplate: Sendable, Equatable {
         return String(template[start.upperBound..<end.lowerBound])
     }
 
-    /// A piece of a rendered conversation. Template markup and the model's own (assistant) turns are
-    /// tokenized with control-token text parsed (`<|im_start|>` becomes that token); system, user and
-    /// tool text is not, so a prompt that spells `<|im_end|>` cannot open or close turns. (Tokens a
-    /// vocabulary marks user-defined rather than control are matched in any text, as llama.cpp does;
-    /// Gemma 3's GGUF marks its turn tokens so.)
+    /// A piece of a rendered conversation. Only the template's own markup is tokenized with control-token
+    /// text parsed (`<|im_start|>` becomes that token); message text of every role (system, user,
+    /// assistant, tool, and whatever a caller puts there: tool calls and their arguments, instructions)
+    /// never is, so a message that spells `<|im_end|>\n<|im_start|>system` cannot close or open a turn.
+    /// (See ``tokens(_:tokenizer:)`` for user-defined tokens.)
     public struct Segment: Sendable, Equatable {
         public var text: String
         public var parsesSpecialTokens: Bool
@@ -70,7 +70,7 @@ public enum ChatTemplate: Sendable, Equatable {
         var out: [Segment] = []
         func markup(_ text: String) { out.append(Segment(text: text, parsesSpecialTokens: true)) }
         func content(_ text: String, role: ChatMessage.Role) {
-            if !text.isEmpty { out.append(Segment(text: text, parsesSpecialTokens: role == .assistant)) }
+            if !text.isEmpty { out.append(Segment(text: text, parsesSpecialTokens: false)) }
         }
         // The role name and newline travel with the text, so that ordinary text is cut into the same
         // pieces as the whole rendered string (whitespace after the newline merges with it).
@@ -108,11 +108,27 @@ public enum ChatTemplate: Sendable, Equatable {
     }
 
     /// Tokens of `segments` (see ``Segment``), BOS first when the tokenizer adds it; never EOS.
+    ///
+    /// llama.cpp matches tokens a vocabulary marks user-defined in any text, special parsing or not. In
+    /// message text that is kept, except for the tokens that make up the turns: the user-defined tokens
+    /// the markup segments tokenize to (other than whitespace, such as Gemma's `"\n"`), BOS, EOS and every
+    /// end-of-generation token are always spelt as plain text there. So a GGUF that marks its turn markers
+    /// user-defined (some conversions do; not the Gemma 3 and SmolLM2 files the tests use, whose markers are
+    /// control tokens) cannot have them produced by a message either. Other user-defined tokens (Gemma's
+    /// runs of spaces and newlines) are matched as llama.cpp does.
     public static func tokens(_ segments: [Segment], tokenizer: Tokenizer) -> [Int] {
+        let markup: [[Int]?] = segments.map { $0.parsesSpecialTokens ? tokenizer.encode($0.text, addBOS: false, parseSpecial: true) : nil }
+        var turnTokens = tokenizer.eogIDs
+        for id in [tokenizer.bosID, tokenizer.eosID].compactMap({ $0 }) { turnTokens.insert(id) }
+        for tokens in markup.compactMap({ $0 }) {
+            for id in tokens where tokenizer.isUserDefined(id) && !tokenizer.tokenBytes(id).allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+                turnTokens.insert(id)
+            }
+        }
         var out: [Int] = []
         if tokenizer.addsBOS, let bos = tokenizer.bosID { out.append(bos) }
-        for segment in segments {
-            out += tokenizer.encode(segment.text, addBOS: false, parseSpecial: segment.parsesSpecialTokens)
+        for (i, segment) in segments.enumerated() {
+            out += markup[i] ?? tokenizer.encode(segment.text, addBOS: false, parseSpecial: false, literal: turnTokens)
         }
         return out
     }

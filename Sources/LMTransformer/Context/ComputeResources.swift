@@ -7,12 +7,17 @@ final class ComputeResources {
     let pool: ThreadPool
     /// Activations quantized to the 8-bit partner format of the weights (`[maxBatch, maxCols]`).
     let activations: QuantizedActivations
+    /// The matrix and vector kernels this context runs (``KernelSet/active`` unless a test compares).
+    let kernels: KernelSet
+    let vector: VectorKernels
 
     var threads: Int { pool.threadCount }
 
-    init(threads: Int, maxBatch: Int, maxCols: Int) {
+    init(threads: Int, maxBatch: Int, maxCols: Int, kernels: KernelSet = .active) {
         pool = Self.sharedPool(threads: max(1, threads))
         activations = QuantizedActivations(maxTokens: maxBatch, maxCols: maxCols)
+        self.kernels = kernels
+        vector = kernels.vectorKernels
     }
 
     private static let pools = Mutex<[Int: ThreadPool]>([:])
@@ -38,6 +43,6 @@ final class ComputeResources {
 
     /// `y[t, :] = W x[t, :]`: x `[nTokens, w.cols]`, y `[nTokens, w.rows]`.
     func multiply(_ w: WeightMatrix, _ x: UnsafePointer<Float>, nTokens: Int, into y: UnsafeMutablePointer<Float>) {
-        MatMul.multiply(w, x: x, nTokens: nTokens, into: y, scratch: activations, pool: pool)
+        MatMul.multiply(w, x: x, nTokens: nTokens, into: y, scratch: activations, pool: pool, kernels: kernels)
     }
 }

@@ -1,3 +1,5 @@
+import LMKernels
+
 /// One sequence's state: the KV cache `[nLayer, contextSize, nKVHead * headDim]`, activation
 /// scratch and compute threads, all allocated once in `init`; evaluating tokens allocates nothing.
 ///
@@ -20,8 +22,11 @@ public final class InferenceContext: @unchecked Sendable {
     /// - Parameters:
     ///   - contextSize: positions in the KV cache, in tokens (at most the model's trained length).
     ///   - threads: compute threads including the caller (default: all cores, at most 8).
+    ///   - kernels: the kernel set (default: the fastest this CPU runs, ``KernelSet/active``); another
+    ///     supported set is for comparing results.
     /// - Throws: ``InferenceError/invalidContextSize(_:)`` when `contextSize` is not positive.
-    public init(model: TransformerModel, contextSize: Int = 4096, threads: Int? = nil) throws(InferenceError) {
+    public init(model: TransformerModel, contextSize: Int = 4096, threads: Int? = nil,
+                kernels: KernelSet = .active) throws(InferenceError) {
         guard contextSize > 0 else { throw .invalidContextSize(contextSize) }
         let c = model.config
         self.model = model
@@ -29,7 +34,8 @@ public final class InferenceContext: @unchecked Sendable {
         self.contextSize = min(contextSize, c.contextLength)
         let nThreads = threads ?? InferenceContext.defaultThreadCount
         cache = KVCache(nLayer: c.nLayer, contextSize: self.contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
-        compute = ComputeResources(threads: nThreads, maxBatch: Self.maxBatch, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim))
+        compute = ComputeResources(threads: nThreads, maxBatch: Self.maxBatch, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim),
+                                   kernels: kernels)
         scratch = ForwardScratch(config: c, maxBatch: Self.maxBatch, contextSize: self.contextSize, threads: compute.threads, logitRows: Self.maxBatch)
         tokens.reserveCapacity(self.contextSize)
     }

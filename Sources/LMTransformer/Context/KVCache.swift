@@ -57,32 +57,58 @@ package final class KVCache {
         UnsafePointer(keys + ((layer * blocksPerLayer + block) * nKVHead + kvHead) * headDim * Self.block)
     }
 
+    /// `layer`'s keys and values as the attention kernels read them.
+    package func layerView(_ layer: Int) -> KVLayerView {
+        KVLayerView(keys: UnsafePointer(keys + layer * blocksPerLayer * Self.block * rowSize),
+                    values: UnsafePointer(values + layer * contextSize * rowSize),
+                    nKVHead: nKVHead, headDim: headDim, mayHoldNonFinite: nonFinite[layer])
+    }
+
     /// Value row of `layer` at `position`: `[nKVHead * headDim]`.
     @inline(__always)
     package func value(_ layer: Int, _ position: Int) -> UnsafePointer<UInt16> {
         UnsafePointer(values + (layer * contextSize + position) * rowSize)
     }
 
-    /// Stores `nTokens` rows of keys and values (`[nTokens, rowSize]` each) at `position...`.
+    /// Stores `nTokens` rows of keys and values (`[nTokens, rowSize]` each) at `position...`,
+    /// converted 8 at a time (``floatToHalf(_:)-(SIMD8<Float>)``).
     package func store(layer: Int, position: Int, nTokens: Int, k: UnsafePointer<Float>, v: UnsafePointer<Float>) {
-        var exponents: UInt16 = 0
-        defer { if exponents & 0x7C00 == 0x7C00 { nonFinite[layer] = true } }
+        var exponents = SIMD8<UInt16>()
+        @inline(__always) func half8(_ p: UnsafePointer<Float>) -> SIMD8<UInt16> {
+            let h = floatToHalf(UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self))
+            exponents |= h & 0x7C00 &+ 0x0400   // bit 15 set only where the exponent was all ones
+            return h
+        }
         for t in 0..<nTokens {
             let p = position + t
             let vd = values + (layer * contextSize + p) * rowSize
-            for i in 0..<rowSize {
+            var i = 0
+            while i + 8 <= rowSize {
+                UnsafeMutableRawPointer(vd + i).storeBytes(of: half8(v + t * rowSize + i), as: SIMD8<UInt16>.self)
+                i += 8
+            }
+            while i < rowSize {
                 vd[i] = floatToHalf(v[t * rowSize + i])
-                if vd[i] & 0x7C00 == 0x7C00 { exponents = 0x7C00 }
+                exponents[0] |= vd[i] & 0x7C00 &+ 0x0400
+                i += 1
             }
             for h in 0..<nKVHead {
                 let kd = keys + ((layer * blocksPerLayer + p / Self.block) * nKVHead + h) * headDim * Self.block + p % Self.block
                 let ks = k + t * rowSize + h * headDim
-                for d in 0..<headDim {
-                    let h = floatToHalf(ks[d])
-                    kd[d * Self.block] = h
-                    if h & 0x7C00 == 0x7C00 { exponents = 0x7C00 }
+                var d = 0
+                while d + 8 <= headDim {
+                    let k8 = half8(ks + d)
+                    for j in 0..<8 { kd[(d + j) * Self.block] = k8[j] }
+                    d += 8
+                }
+                while d < headDim {
+                    let hk = floatToHalf(ks[d])
+                    kd[d * Self.block] = hk
+                    exponents[0] |= hk & 0x7C00 &+ 0x0400
+                    d += 1
                 }
             }
         }
+        if (exponents & 0x8000) != SIMD8() { nonFinite[layer] = true }
     }
 }

@@ -1,4 +1,5 @@
 import LMGGUF
+import LMJinja
 import LMTokenizer
 
 /// Why a model could not be loaded.
@@ -19,6 +20,8 @@ public enum ModelLoadError: Error, Sendable, CustomStringConvertible {
     case invalidHyperparameters(String)
     /// The chat template is not one LMSession can render.
     case unknownChatTemplate(String)
+    /// The GGUF's Jinja chat template (`tokenizer.chat_template`) does not load.
+    case chatTemplate(JinjaError)
 
     public var description: String {
         switch self {
@@ -30,6 +33,7 @@ public enum ModelLoadError: Error, Sendable, CustomStringConvertible {
         case let .badShape(t, e, f): "tensor \"\(t)\": shape \(f), expected \(e)"
         case let .invalidHyperparameters(s): "invalid hyperparameters: \(s)"
         case let .unknownChatTemplate(s): "unknown chat template: \(s)"
+        case let .chatTemplate(e): "chat template does not load: \(e)"
         }
     }
 }

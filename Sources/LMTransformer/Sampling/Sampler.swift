@@ -1,25 +1,25 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Chooses tokens from logits with ``SamplingParameters`` and a seeded ``RandomSource``: the same
 /// seed, parameters and logits always give the same token.
 ///
-/// Its buffers are reused across calls: once they have grown to the vocabulary (after the first
-/// call), sampling a token allocates nothing.
+/// The filters run on a partial selection, never a sort of the vocabulary: one pass finds the best
+/// token (greedy stops there); top-k keeps a k-element heap while it scans; without top-k, top-p
+/// buckets the tokens within 30 nats of the best by logit and sorts only the buckets that reach
+/// the nucleus. Its buffers are reused across calls: once they have grown (after the first calls),
+/// sampling a token allocates nothing.
 public struct Sampler: Sendable {
     public let parameters: SamplingParameters
-    private var random: RandomSource
-    // Candidates within reach of the best logit: token ids and penalised logits.
-    private var ids: [Int32] = []
-    private var values: [Float] = []
-    /// Candidate indices, sorted best first.
-    private var order: [Int32] = []
-    private var probs: [Float] = []
+    var random: RandomSource
+    /// The candidates of the current call: token ids and penalised logits, and per candidate a
+    /// weight (`exp(logit - best)`, later at the temperature).
+    var ids: [Int32] = []
+    var values: [Float] = []
+    var weights: [Float] = []
+    /// Candidate indices in filter order (best first where the filters need an order).
+    var order: [Int32] = []
     /// Bitset over the vocabulary of the penalised recent tokens; all zero between calls.
-    private var recent: [UInt64] = []
+    var recent: [UInt64] = []
+    /// Top-p's logit histogram: probability mass per bucket.
+    var bucketMass: [Double] = []
 
     public init(_ parameters: SamplingParameters, seed: UInt64) {
         self.parameters = parameters
@@ -35,115 +35,90 @@ public struct Sampler: Sendable {
     ///     most likely token regardless.
     public mutating func sample(_ logits: UnsafeBufferPointer<Float>, recentTokens: ArraySlice<Int> = [],
                                 allowed: UnsafeBufferPointer<UInt64>? = nil) -> Int {
+        withCandidates(logits, recentTokens: recentTokens, allowed: allowed) { sampler, count in
+            count < 0 ? -count - 1 : sampler.draw(count)
+        }
+    }
+
+    /// The distribution ``sample(_:recentTokens:allowed:)`` draws from: token ids with their
+    /// probabilities (summing to 1), most likely first. For tests and diagnostics; it allocates.
+    public mutating func distribution(_ logits: UnsafeBufferPointer<Float>, recentTokens: ArraySlice<Int> = [],
+                                      allowed: UnsafeBufferPointer<UInt64>? = nil) -> [(token: Int, probability: Float)] {
+        withCandidates(logits, recentTokens: recentTokens, allowed: allowed) { sampler, count in
+            if count < 0 { return [(-count - 1, 1)] }
+            let total = (0..<count).reduce(0.0) { $0 + Double(sampler.weights[Int(sampler.order[$1])]) }
+            return (0..<count).map { j in
+                let c = Int(sampler.order[j])
+                return (Int(sampler.ids[c]), Float(Double(sampler.weights[c]) / total))
+            }.sorted { $0.probability != $1.probability ? $0.probability > $1.probability : $0.token < $1.token }
+        }
+    }
+
+    /// Marks the penalised tokens, runs the filters, and calls `body` with the number of final
+    /// candidates (`order[0..<count]`, weights at the temperature), or with `-(token + 1)` when one
+    /// token is chosen outright (greedy, or nothing allowed).
+    private mutating func withCandidates<R>(_ logits: UnsafeBufferPointer<Float>, recentTokens: ArraySlice<Int>,
+                                            allowed: UnsafeBufferPointer<UInt64>?,
+                                            _ body: (inout Sampler, Int) -> R) -> R {
         let p = parameters
         let penalised = p.repetitionPenalty == 1 ? recentTokens[recentTokens.endIndex...] : recentTokens.suffix(p.repetitionWindow)
         let words = (logits.count + 63) / 64
         if recent.count < words { recent.append(contentsOf: repeatElement(0, count: words - recent.count)) }
         for t in penalised where t >= 0 && t < logits.count { recent[t / 64] |= 1 << UInt64(t % 64) }
         defer { for t in penalised where t >= 0 && t < logits.count { recent[t / 64] = 0 } }
-        return choose(logits, penalising: !penalised.isEmpty, allowed: allowed)
+        let count = recent.withUnsafeBufferPointer { bits in
+            filter(LogitSource(logits: logits, allowed: allowed, recent: penalised.isEmpty ? nil : bits,
+                               penalty: p.repetitionPenalty))
+        }
+        return body(&self, count)
     }
 
-    private mutating func choose(_ logits: UnsafeBufferPointer<Float>, penalising: Bool, allowed: UnsafeBufferPointer<UInt64>?) -> Int {
+    /// Top-k, top-p, min-p, then temperature (llama.cpp's order: probabilities for top-p and min-p
+    /// at temperature 1, the temperature applied last). Returns the candidate count or `-(token + 1)`.
+    private mutating func filter(_ source: LogitSource) -> Int {
         let p = parameters
-        @inline(__always) func isAllowed(_ i: Int) -> Bool {
-            guard let allowed else { return true }
-            return i / 64 < allowed.count && allowed[i / 64] & (1 << UInt64(i % 64)) != 0
+        guard let (best, bestValue) = source.argmax() else { return -(Self.argmax(source.logits) + 1) }
+        if p.isGreedy { return -(best + 1) }
+        var n: Int
+        if let k = p.topK, k > 0 {
+            n = selectTopK(source, k)
+            weigh(best: bestValue, scale: 1)
+            n = applyTopP(sortedCount: n)
+        } else {
+            // Tokens more than 30 nats (at the temperature, when above 1) below the best weigh
+            // less than e^-30 each; they are left out of the normaliser and the draw.
+            gather(source, atLeast: bestValue - 30 * max(p.temperature, 1))
+            n = ids.count
+            weigh(best: bestValue, scale: 1)
+            if let topP = p.topP, topP < 1 { n = nucleus(n, best: bestValue, topP: topP) }
         }
-        @inline(__always) func penalised(_ i: Int, _ l: Float) -> Float {
-            guard penalising, recent[i / 64] & (1 << UInt64(i % 64)) != 0 else { return l }
-            return l > 0 ? l / p.repetitionPenalty : l * p.repetitionPenalty
-        }
-
-        // Greedy: argmax over allowed tokens.
-        var best = -1
-        var bestValue = -Float.infinity
-        for i in 0..<logits.count where isAllowed(i) {
-            let l = penalised(i, logits[i])
-            if best < 0 || l > bestValue { best = i; bestValue = l }
-        }
-        if best < 0 { return Self.argmax(logits) }
-        if p.isGreedy { return best }
-
-        // Candidates within 30 temperature-scaled nats of the best; the rest have probability < e^-30.
-        let floor = bestValue - 30 * max(p.temperature, 1e-3)
-        ids.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-        for i in 0..<logits.count where isAllowed(i) {
-            let l = penalised(i, logits[i])
-            if l >= floor { ids.append(Int32(i)); values.append(l) }
-        }
-        // Sort candidates by logit, descending; ties by id for determinism.
-        order.removeAll(keepingCapacity: true)
-        order.append(contentsOf: 0..<Int32(ids.count))
-        let candidateValues = values, candidateIDs = ids
-        order.withUnsafeMutableBufferPointer { buffer in
-            Self.heapSort(buffer) { a, b in
-                let va = candidateValues[Int(a)], vb = candidateValues[Int(b)]
-                return va != vb ? va > vb : candidateIDs[Int(a)] < candidateIDs[Int(b)]
-            }
-        }
-        var n = order.count
-        if let k = p.topK, k > 0 { n = min(n, k) }
-
-        // Probabilities at temperature 1 for top-p and min-p (llama.cpp applies temperature last).
-        probs.removeAll(keepingCapacity: true)
-        probs.append(contentsOf: repeatElement(0, count: n))
-        let top = values[Int(order[0])]
-        var sum: Float = 0
-        for j in 0..<n { probs[j] = expf(values[Int(order[j])] - top); sum += probs[j] }
-        if let topP = p.topP, topP < 1 {
-            var cum: Float = 0
+        if let minP = p.minP, minP > 0 { n = applyMinP(n, minP) }
+        if n <= 256 {
             for j in 0..<n {
-                cum += probs[j] / sum
-                if cum >= topP { n = j + 1; break }
+                let c = Int(order[j])
+                weights[c] = Self.expScalar((values[c] - bestValue) / p.temperature)
             }
+        } else {
+            weigh(best: bestValue, scale: 1 / p.temperature)
         }
-        if let minP = p.minP, minP > 0 {
-            var keep = 1
-            while keep < n, probs[keep] >= minP * probs[0] { keep += 1 }
-            n = keep
-        }
-        // Temperature, then draw.
-        sum = 0
-        for j in 0..<n { probs[j] = expf((values[Int(order[j])] - top) / p.temperature); sum += probs[j] }
-        var r = random.nextUnitFloat() * sum
-        for j in 0..<n {
-            r -= probs[j]
-            if r < 0 { return Int(ids[Int(order[j])]) }
-        }
-        return Int(ids[Int(order[n - 1])])
+        return n
     }
 
-    /// Sorts `a` so that `before(a[i], a[j])` holds for `i < j` (a strict total order), in place:
-    /// heapsort, which unlike the standard library's stable sort needs no buffer.
-    private static func heapSort(_ a: UnsafeMutableBufferPointer<Int32>, before: (Int32, Int32) -> Bool) {
-        // A heap whose root is the element that sorts last; it is moved to the end each round.
-        func siftDown(_ start: Int, _ end: Int) {
-            var root = start
-            while true {
-                var child = 2 * root + 1
-                if child >= end { return }
-                if child + 1 < end, before(a[child], a[child + 1]) { child += 1 }
-                guard before(a[root], a[child]) else { return }
-                a.swapAt(root, child)
-                root = child
-            }
+    /// Draws one of the first `count` candidates in `order` by weight.
+    private mutating func draw(_ count: Int) -> Int {
+        var sum: Double = 0
+        for j in 0..<count { sum += Double(weights[Int(order[j])]) }
+        var r = Double(random.nextUnitFloat()) * sum
+        for j in 0..<count {
+            let c = Int(order[j])
+            r -= Double(weights[c])
+            if r < 0 { return Int(ids[c]) }
         }
-        let n = a.count
-        var start = n / 2 - 1
-        while start >= 0 { siftDown(start, n); start -= 1 }
-        var end = n - 1
-        while end > 0 {
-            a.swapAt(0, end)
-            siftDown(0, end)
-            end -= 1
-        }
+        return Int(ids[Int(order[count - 1])])
     }
 
+    /// The most likely token of `logits`, the first one on ties.
     public static func argmax(_ logits: UnsafeBufferPointer<Float>) -> Int {
-        var best = 0
-        for i in 1..<logits.count where logits[i] > logits[best] { best = i }
-        return best
+        LogitSource(logits: logits, allowed: nil, recent: nil, penalty: 1).argmax()?.0 ?? 0
     }
 }

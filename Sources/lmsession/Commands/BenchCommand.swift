@@ -1,4 +1,5 @@
 import Foundation
+import LMKernels
 import LMTransformer
 
 /// `lmsession bench`: prefill and decode throughput like llama-bench (pp and tg tests on fixed
@@ -43,9 +44,9 @@ enum BenchCommand {
         let rss = peakRSSBytes()
         let threadCount = threads ?? InferenceContext.defaultThreadCount
         if a.has("json") {
-            print("{\"model\":\"\(model.name)\",\"threads\":\(threadCount),\"pp\(pp)_tok_s\":\(fmt(mean(ppRates))),\"tg\(tg)_tok_s\":\(fmt(mean(tgRates))),\"depth\":\(depth),\"peak_rss_bytes\":\(rss),\"load_ms\":\(fmt(loadMs))}")
+            print("{\"model\":\"\(model.name)\",\"threads\":\(threadCount),\"pp\(pp)_tok_s\":\(fmt(mean(ppRates))),\"tg\(tg)_tok_s\":\(fmt(mean(tgRates))),\"depth\":\(depth),\"kernels\":\"\(KernelSet.active)\",\"peak_rss_bytes\":\(rss),\"load_ms\":\(fmt(loadMs))}")
         } else {
-            print("model: \(model.name), threads: \(threadCount)")
+            print("model: \(model.name), threads: \(threadCount), kernels: \(KernelSet.active)")
             print("pp\(pp): \(fmt(mean(ppRates))) ± \(fmt(spread(ppRates))) tokens/s")
             print("tg\(tg)\(depth > 1 ? " @ d\(depth)" : ""): \(fmt(mean(tgRates))) ± \(fmt(spread(tgRates))) tokens/s")
             print("peak RSS: \(rss / 1_048_576) MiB, load: \(fmt(loadMs)) ms")

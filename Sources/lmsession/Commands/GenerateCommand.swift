@@ -32,7 +32,7 @@ enum GenerateCommand {
         let maxTokens = try a.int("max-tokens") ?? 256
         guard maxTokens >= 0 else { throw .usage("--max-tokens must not be negative") }
         var loop = GenerationLoop(context: context, sampler: Sampler(params, seed: seed), maxTokens: maxTokens)
-        let (_, timing) = try loop.run(prompt: prompt) { writeOut($0) }
+        let timing = try loop.run(prompt: prompt) { writeOut($0) }
         writeOut("\n")
         printError(timing.report())
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LMGeneration
 import LMTokenizer
 import LMTransformer
 
@@ -21,8 +22,8 @@ struct GenerationLoop {
     }
 
     /// Evaluates `prompt` (re-using the cached common prefix), then samples until an
-    /// end-of-generation token or `maxTokens`. Returns the generated ids (without the stop token).
-    mutating func run(prompt: [Int], onText: (String) -> Void) throws(CLIError) -> (ids: [Int], timing: Timing) {
+    /// end-of-generation token, `maxTokens` or a full context.
+    mutating func run(prompt: [Int], onText: (String) -> Void) throws(CLIError) -> Timing {
         guard !prompt.isEmpty else { throw .usage("the prompt is empty (it tokenizes to no tokens)") }
         var timing = Timing()
         timing.promptTokens = prompt.count
@@ -31,28 +32,25 @@ struct GenerationLoop {
         context.truncate(to: reuse)
         timing.cachedTokens = reuse
         let tokenizer = context.model.tokenizer
-        var detok = StreamingDetokenizer(tokenizer: tokenizer)
-        var generated: [Int] = []
         let t0 = Date()
-        var logits: UnsafeBufferPointer<Float>
+        let logits: UnsafeBufferPointer<Float>
         do { logits = try context.evaluate(Array(prompt[reuse...])) } catch { throw .failed("\(error)") }
         timing.prefillSeconds = Date().timeIntervalSince(t0)
+        // The decode step every generation uses (LMGeneration): plain text, end-of-generation tokens stop it.
+        var sequence = DecodeSequence(guide: TextGuide(endOfGeneration: tokenizer.eogIDs, vocabularySize: tokenizer.vocabularySize),
+                                      sampler: sampler, pieces: tokenizer.pieces, maximumTokens: maxTokens)
         let t1 = Date()
-        while generated.count < maxTokens {
-            let next = sampler.sample(logits, recentTokens: context.tokens[...])
-            if tokenizer.eogIDs.contains(next) { break }
-            generated.append(next)
-            onText(detok.append(next))
-            if generated.count == maxTokens { break }
-            do { logits = try context.evaluate(token: next) } catch {
-                if case .contextFull = error { onText(detok.finish()); printError("\n[context full]"); break }
-                throw .failed("\(error)")
-            }
+        do {
+            _ = try Decoding.run(&sequence, on: context, from: logits, isCancelled: { false }, onText: onText)
+        } catch DecodeError.contextFull {
+            printError("\n[context full]")
+        } catch {
+            throw .failed("\(error)")
         }
-        onText(detok.finish())
-        timing.generatedTokens = generated.count
+        onText(sequence.finish())
+        timing.generatedTokens = sequence.generatedCount
         timing.decodeSeconds = Date().timeIntervalSince(t1)
-        return (generated, timing)
+        return timing
     }
 }
 

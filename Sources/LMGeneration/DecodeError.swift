@@ -1,0 +1,28 @@
+import LMTransformer
+
+/// Why decoding failed.
+public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The KV cache is full: the next token would need position `needed - 1` of `contextSize`.
+    case contextFull(needed: Int, contextSize: Int)
+    /// A guided value cannot close within the token budget: `tokensLeft` tokens left, `needed` to close
+    /// (nil: it cannot close at all).
+    case budgetTooSmall(tokensLeft: Int, needed: Int?)
+    /// The guide refused every token.
+    case noTokenAllowed
+    /// The forward pass failed.
+    case forwardPass(InferenceError)
+
+    public var description: String {
+        switch self {
+        case let .contextFull(needed, contextSize):
+            "the context is full: \(needed) tokens needed, \(contextSize) held"
+        case let .budgetTooSmall(tokensLeft, needed):
+            "The response cannot be completed within maximumResponseTokens: \(tokensLeft) tokens left, "
+                + "\(needed.map { "\($0)" } ?? "more") needed to close the value."
+        case .noTokenAllowed:
+            "no token can continue the response"
+        case let .forwardPass(error):
+            "\(error)"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import LMCPUFeatures
+import LMGGUF
+import LMKernelsCore
+
+/// A set of matrix kernels for one instruction set. The package is built for the baseline target
+/// (x86-64 with SSE2, or arm64), so it runs everywhere; the instruction-set-specific kernels live
+/// in modules compiled with their target features (LMKernelsAVX2) and are chosen once per process
+/// from what the CPU reports (CPUID and XGETBV), never from build flags.
+public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Swift SIMD code for the baseline target: every type, every CPU; the reference.
+    case portable
+    /// x86-64 with AVX2, FMA, F16C and BMI2 (x86-64-v3): byte multiply-adds (`vpmaddubsw`) for
+    /// every quantized type (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K); the portable
+    /// kernels, compiled for the baseline, for the float types.
+    case avx2
+
+    /// The set this process uses: the best one the CPU supports, unless `$LMSESSION_KERNELS`
+    /// names another supported set (`portable`, `avx2`) to compare against. Read once.
+    public static let active: KernelSet = {
+        if let name = ProcessInfo.processInfo.environment["LMSESSION_KERNELS"],
+           let requested = KernelSet(rawValue: name.lowercased()), requested.isSupported {
+            return requested
+        }
+        return supported.last ?? .portable
+    }()
+
+    /// Every set this CPU can run, from the most portable to the fastest.
+    public static var supported: [KernelSet] { allCases.filter(\.isSupported) }
+
+    /// Whether this CPU (and OS) can run the set.
+    public var isSupported: Bool {
+        switch self {
+        case .portable:
+            return true
+        case .avx2:
+            #if arch(x86_64)
+            let needed = UInt32(LM_CPU_AVX2 | LM_CPU_FMA | LM_CPU_F16C | LM_CPU_BMI2)
+            return CPUFeatures.bits & needed == needed
+            #else
+            return false
+            #endif
+        }
+    }
+
+    /// This set's float-vector kernels (activations, attention).
+    public var vectorKernels: VectorKernels { DotKernels.vector(in: self) }
+
+    /// Weight types with kernels of this set's own; the others use the portable kernels.
+    public var ownTypes: [GGMLType] { DotKernels.ownTypes(self) }
+
+    public var description: String { rawValue }
+}
+
+/// The CPU's `LM_CPU_*` feature bits, read once.
+enum CPUFeatures {
+    static let bits: UInt32 = lm_cpu_features()
+}

@@ -1,0 +1,59 @@
+#if arch(x86_64)
+import LMGGUF
+import LMKernelsCore
+
+/// The AVX2 kernel table: the weight types this module has byte-multiply kernels for. The whole
+/// module is compiled for AVX2, FMA, F16C and BMI2, so even the generic row loops specialised here
+/// use 256-bit registers; callers must check the CPU first (`LMKernels.KernelSet`).
+package enum AVX2Kernels {
+    package static let q4_0 = packedEntry(Q4_0AVX2.self)
+    package static let q4_1 = packedEntry(Q4_1AVX2.self)
+    package static let q5_0 = packedEntry(Q5_0AVX2.self)
+    package static let q5_1 = packedEntry(Q5_1AVX2.self)
+    package static let q8_0 = entry(AVX2BlockDot<Q8_0AVX2>.self)
+    package static let q4_K = entry(AVX2SuperBlockDot<Q4_KAVX2>.self)
+    package static let q5_K = entry(AVX2SuperBlockDot<Q5_KAVX2>.self)
+    package static let q6_K = entry(AVX2SuperBlockDot<Q6_KAVX2>.self)
+
+    /// The table entry of row kernel `K`, with its loops specialised in this module.
+    private static func entry<K: RowKernel>(_: K.Type) -> DotKernel {
+        DotKernel(activationFormat: K.activationFormat,
+                  matVec: { w, x, t, y, rows in RowLoops<K>.matVec(w, x, token: t, into: y, rows: rows) },
+                  matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
+    }
+
+    /// The table entry of a legacy format whose prefill runs on packed tiles (``AVX2PackedTiles``)
+    /// from 8 tokens up (fewer do not repay the repacking).
+    private static func packedEntry<F: AVX2PackedFormat>(_: F.Type) -> DotKernel {
+        DotKernel(activationFormat: F.activationFormat,
+                  matVec: { w, x, t, y, rows in RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows) },
+                  matMul: { w, x, y, rows in
+                      if x.nTokens >= 8 {
+                          AVX2PackedTiles<F>.matMul(w, x, into: y, rows: rows)
+                      } else {
+                          RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                      }
+                  })
+    }
+
+    /// The float-vector kernels compiled with AVX2, FMA and F16C.
+    package static let vector = VectorKernels(
+        gate: { activation, g, u, rows in activation.apply(g, u, rows) },
+        attend: { work, unit, thread in AttentionKernel<FusedMultiplyAdd, F16CHalves>.attend(work, unit: unit, thread: thread) })
+
+    /// The AVX2 kernel for `type`, or nil where the portable kernel is used.
+    package static func kernel(for type: GGMLType) -> DotKernel? {
+        switch type {
+        case .q4_0: q4_0
+        case .q4_1: q4_1
+        case .q5_0: q5_0
+        case .q5_1: q5_1
+        case .q8_0: q8_0
+        case .q4_K: q4_K
+        case .q5_K: q5_K
+        case .q6_K: q6_K
+        default: nil
+        }
+    }
+}
+#endif

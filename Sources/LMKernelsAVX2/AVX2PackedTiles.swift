@@ -1,0 +1,161 @@
+#if arch(x86_64)
+import LMKernelsCore
+
+/// A legacy 32-weight block format as the packed prefill tiles see it: the weights as unsigned
+/// bytes `u` (< 32) with `weight = (u - offset)·d + m`.
+protocol AVX2PackedFormat: AVX2BlockFormat {
+    /// Block `block`'s 32 weights as unsigned bytes in natural order.
+    static func unsigned(_ block: UnsafeRawPointer) -> SIMD32<UInt8>
+    /// Subtracted from every unsigned weight (8 for Q4_0, 16 for Q5_0, 0 for formats with `m`).
+    static var offset: Int32 { get }
+    /// The largest unsigned weight (how many byte products fit an Int16 sum).
+    static var maxUnsigned: Int { get }
+}
+
+extension Q4_0AVX2: AVX2PackedFormat {
+    @inline(__always)
+    static func unsigned(_ block: UnsafeRawPointer) -> SIMD32<UInt8> {
+        let v = block.loadUnaligned(fromByteOffset: Q4_0.qsOffset, as: SIMD16<UInt8>.self)
+        return SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
+    }
+    static var offset: Int32 { 8 }
+    static var maxUnsigned: Int { 15 }
+}
+
+extension Q4_1AVX2: AVX2PackedFormat {
+    @inline(__always)
+    static func unsigned(_ block: UnsafeRawPointer) -> SIMD32<UInt8> { decode(block) }
+    static var offset: Int32 { 0 }
+    static var maxUnsigned: Int { 15 }
+}
+
+extension Q5_0AVX2: AVX2PackedFormat {
+    @inline(__always)
+    static func unsigned(_ block: UnsafeRawPointer) -> SIMD32<UInt8> {
+        let v = block.loadUnaligned(fromByteOffset: Q5_0.qsOffset, as: SIMD16<UInt8>.self)
+        let nibbles = SIMD32(lowHalf: v & 0x0f, highHalf: v &>> 4)
+        let fifth = AVX2.bytesFromBits(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: Q5_0.qhOffset, as: UInt32.self)))
+        return AVX2.or(nibbles, AVX2.and(fifth, AVX2.bytes(0x10)))
+    }
+    static var offset: Int32 { 16 }
+    static var maxUnsigned: Int { 31 }
+}
+
+extension Q5_1AVX2: AVX2PackedFormat {
+    @inline(__always)
+    static func unsigned(_ block: UnsafeRawPointer) -> SIMD32<UInt8> { decode(block) }
+    static var offset: Int32 { 0 }
+    static var maxUnsigned: Int { 31 }
+}
+
+/// Prefill (many tokens) for the legacy formats as a packed GEMM: each tile of 8 weight rows is
+/// repacked once per call so that each 32-bit lane of a register holds 4 consecutive weights of
+/// one row (block `b`, chunk `k` = weights `4k..<4k+4` of rows 0..<8), then swept over every token.
+/// A broadcast of 4 activation bytes against one chunk gives, with `vpmaddubsw`, the partial dot
+/// products of all 8 rows at once, so a block costs 8 byte multiply-adds per token for 8 rows
+/// (instead of one per row plus a horizontal sum), and the scales multiply 8 rows in one vector.
+/// The weights stay memory-mapped; the repacked tile is scratch of `nBlocks × 320` bytes.
+///
+/// Integer sums are exact, so the values equal ``AVX2BlockDot``'s up to Float summation order.
+enum AVX2PackedTiles<F: AVX2PackedFormat> {
+    /// Bytes of one packed block of 8 rows: 8 chunks of 32 bytes, then `d` and `m` of the 8 rows.
+    static var packedBlockBytes: Int { 256 + 64 }
+
+    /// `y[t * w.rows + r] = w[r] · x[t]` for all tokens and `r` in `rows`: whole tiles of 8 rows
+    /// packed, any remaining rows by the row kernel.
+    static func matMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        let blocks = w.cols / 32
+        let tiles = rows.count / 8
+        if tiles > 0 {
+            let packed = UnsafeMutableRawPointer.allocate(byteCount: blocks * packedBlockBytes, alignment: 64)
+            defer { packed.deallocate() }
+            for tile in 0..<tiles {
+                let r0 = rows.lowerBound + 8 * tile
+                pack(w, rows: r0, blocks: blocks, into: packed)
+                sweep(packed, blocks: blocks, x, into: y + r0, stride: w.rows)
+            }
+        }
+        let rest = (rows.lowerBound + 8 * tiles)..<rows.upperBound
+        if !rest.isEmpty { RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rest) }
+    }
+
+    /// Repacks rows `r0..<r0+8` of `w`.
+    @inline(__always)
+    static func pack(_ w: WeightMatrix, rows r0: Int, blocks: Int, into packed: UnsafeMutableRawPointer) {
+        for r in 0..<8 {
+            let row = w.row(r0 + r)
+            for b in 0..<blocks {
+                let block = row + b * F.blockBytes
+                let lanes = unsafeBitCast(F.unsigned(block), to: SIMD8<UInt32>.self)
+                let dst = packed + b * packedBlockBytes
+                for k in 0..<8 { dst.storeBytes(of: lanes[k], toByteOffset: 32 * k + 4 * r, as: UInt32.self) }
+                dst.storeBytes(of: AVX2.half(block, 0), toByteOffset: 256 + 4 * r, as: Float.self)
+                dst.storeBytes(of: F.hasOffset ? AVX2.half(block, 2) : 0, toByteOffset: 288 + 4 * r, as: Float.self)
+            }
+        }
+    }
+
+    /// The integer dot products of block `b` of the 8 packed rows with token row `x`'s block:
+    /// per lane (row), `Σ (u - offset)·q` over the 32 weights.
+    @inline(__always)
+    static func blockDot(_ chunks: UnsafeRawPointer, _ x: ActivationRow, _ b: Int) -> SIMD8<Int32> {
+        let a = UnsafeRawPointer(x.bytes + 32 * b)
+        @inline(__always) func pair(_ k: Int) -> SIMD16<Int16> {
+            let w = chunks.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<UInt8>.self)
+            let q = unsafeBitCast(SIMD8<UInt32>(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self)), to: SIMD32<Int8>.self)
+            return AVX2.maddubs(w, q)
+        }
+        let ones = SIMD16<Int16>(repeating: 1)
+        var sum: SIMD8<Int32>
+        if F.maxUnsigned < 16 {
+            // 16 products of at most 15·127 per Int16 lane: 30,480 < 2^15.
+            let s = AVX2.add16(AVX2.add16(AVX2.add16(pair(0), pair(1)), AVX2.add16(pair(2), pair(3))),
+                               AVX2.add16(AVX2.add16(pair(4), pair(5)), AVX2.add16(pair(6), pair(7))))
+            sum = AVX2.madd(s, ones)
+        } else {
+            // 5-bit weights: 8 products per Int16 lane at most (31,496), then widen.
+            let s0 = AVX2.add16(AVX2.add16(pair(0), pair(1)), AVX2.add16(pair(2), pair(3)))
+            let s1 = AVX2.add16(AVX2.add16(pair(4), pair(5)), AVX2.add16(pair(6), pair(7)))
+            sum = AVX2.madd(s0, ones) &+ AVX2.madd(s1, ones)
+        }
+        if F.offset != 0 { sum &-= SIMD8(repeating: F.offset &* Int32(x.groupSums[b])) }
+        return sum
+    }
+
+    /// Every token against the packed tile, 4 tokens at a time; writes `out[t * stride + 0..<8]`.
+    @inline(__always)
+    static func sweep(_ packed: UnsafeRawPointer, blocks: Int, _ x: ActivationRows, into out: UnsafeMutablePointer<Float>,
+                      stride: Int) {
+        var t = 0
+        while t + 4 <= x.nTokens {
+            let x0 = x.row(t), x1 = x.row(t + 1), x2 = x.row(t + 2), x3 = x.row(t + 3)
+            var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
+            for b in 0..<blocks {
+                let p = packed + b * packedBlockBytes
+                let d = p.loadUnaligned(fromByteOffset: 256, as: SIMD8<Float>.self)
+                @inline(__always) func step(_ acc: inout SIMD8<Float>, _ xt: ActivationRow) {
+                    acc = acc.addingProduct(AVX2.float(blockDot(p, xt, b)), d * xt.scales[b])
+                    if F.hasOffset { acc = acc.addingProduct(p.loadUnaligned(fromByteOffset: 288, as: SIMD8<Float>.self), SIMD8(repeating: xt.sums[b])) }
+                }
+                step(&acc0, x0); step(&acc1, x1); step(&acc2, x2); step(&acc3, x3)
+            }
+            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc0, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(out + (t + 1) * stride).storeBytes(of: acc1, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(out + (t + 2) * stride).storeBytes(of: acc2, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(out + (t + 3) * stride).storeBytes(of: acc3, as: SIMD8<Float>.self)
+            t += 4
+        }
+        while t < x.nTokens {
+            let xt = x.row(t)
+            var acc = SIMD8<Float>()
+            for b in 0..<blocks {
+                let p = packed + b * packedBlockBytes
+                acc = acc.addingProduct(AVX2.float(blockDot(p, xt, b)), p.loadUnaligned(fromByteOffset: 256, as: SIMD8<Float>.self) * xt.scales[b])
+                if F.hasOffset { acc = acc.addingProduct(p.loadUnaligned(fromByteOffset: 288, as: SIMD8<Float>.self), SIMD8(repeating: xt.sums[b])) }
+            }
+            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc, as: SIMD8<Float>.self)
+            t += 1
+        }
+    }
+}
+#endif

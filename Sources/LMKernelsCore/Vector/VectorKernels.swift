@@ -1,0 +1,15 @@
+/// One kernel set's float-vector kernels, compiled for its instruction set: the gated
+/// feed-forward's activation and the attention work unit. Each kernel module builds its own
+/// instance with closures over the `@inlinable` code here (see `DotKernels` and `AVX2Kernels`).
+public struct VectorKernels: Sendable {
+    /// `g[i] = act(g[i]) * u[i]` for `i` in the range (``Gating/apply(_:_:_:)``).
+    public let gate: @Sendable (Gating, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Range<Int>) -> Void
+    /// Attention work unit `unit` with thread `thread`'s scratch (``AttentionKernel/attend(_:unit:thread:)``).
+    public let attend: @Sendable (AttentionWork, _ unit: Int, _ thread: Int) -> Void
+
+    public init(gate: @escaping @Sendable (Gating, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Range<Int>) -> Void,
+                attend: @escaping @Sendable (AttentionWork, Int, Int) -> Void) {
+        self.gate = gate
+        self.attend = attend
+    }
+}

@@ -1,0 +1,53 @@
+import LMGeneration
+import LMGrammar
+import LMTokenizer
+
+/// What decoding a response needs from the model's vocabulary: each token's text, the tokens that end
+/// generation, and, for guided and tool-calling requests, the vocabulary prepared for token masks and
+/// the tool envelope's tokens. Built from a tokenizer, or by hand for tests.
+package struct DecodeVocabulary: Sendable {
+    /// Tokens in the vocabulary (the logits' length).
+    package let tokenCount: Int
+    package let endOfGeneration: Set<Int>
+    /// Each token's text as the response shows it (control tokens as nothing).
+    package let pieces: TokenPieces
+    /// The bytes a token stands for, as the grammar sees it.
+    let tokenBytes: @Sendable (Int) -> [UInt8]
+    /// The vocabulary prepared for token masks; built on first use and shared.
+    package let index: @Sendable () -> TokenIndex
+    /// The tool envelope's texts as tokens.
+    let envelope: @Sendable () -> ToolCallDecoder.EnvelopeTokens
+
+    /// The vocabulary of `tokenizer`; `indexCache` keeps the mask index across requests.
+    init(tokenizer: Tokenizer, toolStyle: ToolCallEnvelope.Style, indexCache: TokenIndexCache) {
+        tokenCount = tokenizer.vocabularySize
+        endOfGeneration = tokenizer.eogIDs
+        pieces = tokenizer.pieces
+        tokenBytes = { tokenizer.tokenBytes($0) }
+        index = { indexCache.index(for: tokenizer) }
+        envelope = { ToolCallDecoder.EnvelopeTokens(tokenizer, style: toolStyle) }
+    }
+
+    /// A vocabulary given as each token's bytes (`tokens[i]` is token `i`; the same bytes are its text).
+    package init(tokens: [[UInt8]], endOfGeneration: Set<Int>, envelope: ToolCallDecoder.EnvelopeTokens) {
+        tokenCount = tokens.count
+        self.endOfGeneration = endOfGeneration
+        pieces = TokenPieces(tokens.enumerated().map { endOfGeneration.contains($0.offset) ? [] : $0.element })
+        tokenBytes = { tokens.indices.contains($0) ? tokens[$0] : [] }
+        let index = TokenIndex(ArrayVocabulary(tokens: tokens, endOfGeneration: endOfGeneration))
+        self.index = { index }
+        self.envelope = { envelope }
+    }
+}
+
+extension ToolCallDecoder.EnvelopeTokens {
+    /// The envelope texts as `tokenizer` writes them (special-token text parsed, so a vocabulary with a
+    /// `<tool_call>` token uses it).
+    init(_ tokenizer: Tokenizer, style: ToolCallEnvelope.Style) {
+        func tokens(_ text: String) -> [Int] { tokenizer.encode(text, addBOS: false, parseSpecial: true) }
+        let quote = tokens("\"")
+        self.init(open: tokens(ToolCallEnvelope.open), close: tokens(ToolCallEnvelope.close),
+                  separatorAndOpen: tokens(ToolCallEnvelope.separator + ToolCallEnvelope.open), style: style,
+                  quote: quote.count == 1 ? quote[0] : nil)
+    }
+}

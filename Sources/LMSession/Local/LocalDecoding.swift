@@ -1,0 +1,79 @@
+import LMGeneration
+import LMTransformer
+
+/// One model call of a request on the local model, through LMGeneration's decode step: the guide the
+/// request needs (plain text, its schema's grammar, or the tool-call protocol), the options' sampler and
+/// budget, and the events the session consumes.
+package enum LocalDecoding {
+    /// Decodes the response to `request` from the prompt already in `forward` (`logits` are its last
+    /// token's), emitting text as it is decided, then `.toolCalls` when the model called tools, then usage.
+    ///
+    /// `maximumResponseTokens` counts response tokens; once the model opens a tool call it may finish it
+    /// (at most ``ToolCallDecoder/maximumTokensPerEnvelope`` tokens). Usage counts every generated token,
+    /// tool calls included.
+    /// - Parameters:
+    ///   - promptCount: tokens of the prompt, for usage; `cached`: how many came from the KV cache.
+    ///   - isCancelled: checked before every token.
+    /// - Throws: ``LanguageModelSession/GenerationError``: `exceededContextWindowSize` when the window fills,
+    ///   `unsupportedGuide` when the schema or a tool's parameters cannot be enforced, `decodingFailure` when
+    ///   a structured value cannot close within the budget or a tool call runs too long; `InferenceError`
+    ///   from the forward pass.
+    package static func run(_ request: LanguageModelRequest, vocabulary: DecodeVocabulary, forward: some ForwardPass,
+                            logits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int,
+                            isCancelled: () -> Bool, emit: (LanguageModelEvent) -> Void) throws {
+        var generated = 0
+        defer { emit(.usage(LanguageModelUsage(inputTokens: promptCount, cachedInputTokens: cached, outputTokens: generated))) }
+        let (parameters, seed) = request.options.samplingParameters()
+        let sampler = Sampler(parameters, seed: seed)
+        let budget = request.options.maximumResponseTokens
+        func decode<Guide: TokenGuide>(_ guide: Guide) throws -> (DecodeSequence<Guide>, StopReason) {
+            var sequence = DecodeSequence(guide: guide, sampler: sampler, pieces: vocabulary.pieces, maximumTokens: budget)
+            defer { generated = sequence.generatedCount }
+            do {
+                let reason = try Decoding.run(&sequence, on: forward, from: logits, isCancelled: isCancelled) { emit(.text($0)) }
+                return (sequence, reason)
+            } catch let error as DecodeError {
+                throw LanguageModelSession.GenerationError.decoding(error)
+            }
+        }
+        func finish<Guide>(_ sequence: inout DecodeSequence<Guide>, _ reason: StopReason) {
+            guard reason != .cancelled else { return }
+            let rest = sequence.finish()
+            if !rest.isEmpty { emit(.text(rest)) }
+        }
+
+        if !request.toolDefinitions.isEmpty {
+            let decoder = try ToolCallDecoder(
+                definitions: request.toolDefinitions, schema: request.schema, mode: request.options.toolCallingMode?.kind ?? .allowed,
+                index: vocabulary.index(), tokenBytes: vocabulary.tokenBytes, envelope: vocabulary.envelope())
+            var (sequence, reason) = try decode(ToolCallGuide(decoder, tokenCount: vocabulary.tokenCount))
+            let calls = sequence.guide.calls
+            // Text written before a call is not the answer: the session drops it with the step.
+            // The turn ends with the calls (at the end-of-generation token after them, or when the guide allows
+            // nothing more).
+            if reason != .cancelled, !calls.isEmpty { return emit(.toolCalls(calls)) }
+            finish(&sequence, reason)
+        } else if let schema = request.schema {
+            var (sequence, reason) = try decode(try GrammarGuide(schema: schema, index: vocabulary.index()))
+            finish(&sequence, reason)
+        } else {
+            var (sequence, reason) = try decode(TextGuide(endOfGeneration: vocabulary.endOfGeneration, vocabularySize: vocabulary.tokenCount))
+            finish(&sequence, reason)
+        }
+    }
+}
+
+extension LanguageModelSession.GenerationError {
+    /// The session's error for a decode failure; a forward-pass failure other than a full context is passed
+    /// on as the runtime's `InferenceError`.
+    static func decoding(_ error: DecodeError) -> any Error {
+        switch error {
+        case let .contextFull(needed, contextSize):
+            LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: contextSize)
+        case .budgetTooSmall, .noTokenAllowed:
+            LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: error.description))
+        case let .forwardPass(inner):
+            inner
+        }
+    }
+}

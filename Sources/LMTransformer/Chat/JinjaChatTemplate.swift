@@ -1,0 +1,178 @@
+import LMJinja
+import LMTokenizer
+
+/// A model's own chat template (GGUF `tokenizer.chat_template`), rendered by LMJinja as
+/// Hugging Face's `apply_chat_template` renders it with jinja2, and tokenized so that only the
+/// template's own text can produce control tokens.
+///
+/// Variables follow llama.cpp's `common_chat_template_direct_apply`: `messages`, `bos_token`,
+/// `eos_token` (the vocabulary's BOS/EOS texts, trusted as template text), `add_generation_prompt`,
+/// `tools` only when there are tools, plus any `extra` (such as `enable_thinking`).
+public struct JinjaChatTemplate: Sendable {
+    public let template: JinjaTemplate
+    /// Texts of the vocabulary's BOS and EOS tokens ("" when it has none).
+    public let bosToken: String
+    public let eosToken: String
+    private let controls: ControlTokenTable
+    private let addsBOS: Bool
+    private let bosID: Int?
+
+    /// Loads `source` for the vocabulary of `tokenizer`.
+    /// - Throws: ``JinjaError`` when the template does not load (syntax, or a construct LMJinja
+    ///   does not support; see ``JinjaTemplate/init(_:limits:)``).
+    public init(source: String, tokenizer: Tokenizer, limits: JinjaLimits = .default) throws(JinjaError) {
+        template = try JinjaTemplate(source, limits: limits)
+        bosToken = tokenizer.bosID.map { tokenizer.tokenText($0) } ?? ""
+        eosToken = tokenizer.eosID.map { tokenizer.tokenText($0) } ?? ""
+        controls = ControlTokenTable(tokenizer)
+        addsBOS = tokenizer.addsBOS
+        bosID = tokenizer.bosID
+    }
+
+    /// Renders a conversation.
+    /// - Parameters:
+    ///   - messages: OpenAI-style message objects (`role`, `content`, and for tool use
+    ///     `tool_calls: [{id, type, function: {name, arguments}}]`, `tool_call_id`, `name`).
+    ///     Pass tool-call arguments as an object (what most templates expect; llama.cpp's tests
+    ///     do), parsed with ``JinjaValue/init(parsingJSON:maxNesting:)``.
+    ///   - tools: OpenAI-style tool definitions (`{type: "function", function: {name,
+    ///     description, parameters}}`); nil or empty leaves `tools` undefined.
+    ///   - addGenerationPrompt: end with the opening of the assistant's turn.
+    ///   - extra: further variables (`enable_thinking`, `reasoning_effort`...).
+    ///   - now: the time `strftime_now` sees; nil for the local clock.
+    /// - Throws: ``JinjaError`` when the template refuses the conversation
+    ///   (``JinjaError/raised(message:at:)``, e.g. a system message it does not support) or fails.
+    public func render(messages: [JinjaValue], tools: [JinjaValue]? = nil, addGenerationPrompt: Bool,
+                       extra: [String: JinjaValue] = [:], now: JinjaDateTime? = nil) throws(JinjaError) -> JinjaRendering {
+        var variables = extra
+        variables["messages"] = .array(messages)
+        variables["bos_token"] = .string(bosToken)
+        variables["eos_token"] = .string(eosToken)
+        variables["add_generation_prompt"] = .bool(addGenerationPrompt)
+        if let tools, !tools.isEmpty { variables["tools"] = .array(tools) }
+        return try template.render(variables, options: JinjaRenderOptions(now: now))
+    }
+
+    /// Renders plain role/content messages.
+    public func render(_ messages: [ChatMessage], addGenerationPrompt: Bool) throws(JinjaError) -> JinjaRendering {
+        try render(messages: messages.map(\.jinjaValue), addGenerationPrompt: addGenerationPrompt)
+    }
+
+    /// Token ids of a rendering, as llama.cpp tokenizes a rendered prompt (whole text,
+    /// `parse_special`), except that control-token text is recognised only inside template
+    /// segments: a message spelling `<|im_end|>` is tokenized as the characters it is.
+    /// BOS comes first exactly once when the model adds it. User-defined tokens are matched
+    /// anywhere, as the tokenizer always does.
+    public func tokens(_ rendering: JinjaRendering, tokenizer: Tokenizer) -> [Int] {
+        tokens(segments: rendering.segments, tokenizer: tokenizer)
+    }
+
+    /// ``tokens(_:tokenizer:)`` of some segments of a rendering, e.g. a prefix of it cut after
+    /// the last data segment (to prewarm a prompt up to the end of the user's text).
+    public func tokens(segments: [JinjaSegment], tokenizer: Tokenizer) -> [Int] {
+        var out: [Int] = []
+        var pieces = controls.split(segments)
+        if addsBOS, let bos = bosID {
+            out.append(bos)
+            if case .token(bos)? = pieces.first { pieces.removeFirst() }
+        }
+        for piece in pieces {
+            switch piece {
+            case let .token(id): out.append(id)
+            case let .text(text): out += tokenizer.encode(text, addBOS: false, parseSpecial: false)
+            }
+        }
+        return out
+    }
+
+    /// The rendering as ``ChatTemplate/Segment``s: template text parses control tokens, data does
+    /// not. (``ChatTemplate/tokens(_:tokenizer:)`` encodes segments one by one, which splits BPE
+    /// words at every origin change; ``tokens(_:tokenizer:)`` does not.)
+    public static func segments(_ rendering: JinjaRendering) -> [ChatTemplate.Segment] {
+        rendering.segments.map { ChatTemplate.Segment(text: $0.text, parsesSpecialTokens: $0.origin == .template) }
+    }
+}
+
+extension ChatMessage {
+    /// `{"role": ..., "content": ...}`.
+    public var jinjaValue: JinjaValue {
+        .object([(key: "role", value: .string(role.rawValue)), (key: "content", value: .string(content))])
+    }
+}
+
+/// The vocabulary's control tokens by text, to find them in template text (longest match at the
+/// leftmost position, as a tokenizer's special-token pass does for ordinary prompts).
+struct ControlTokenTable: Sendable {
+    enum Piece: Equatable {
+        case token(Int)
+        case text(String)
+    }
+
+    /// Control token texts by first byte, longest first.
+    private let byFirstByte: [UInt8: [(bytes: [UInt8], id: Int)]]
+
+    init(_ tokenizer: Tokenizer) {
+        var table: [UInt8: [(bytes: [UInt8], id: Int)]] = [:]
+        for id in 0..<tokenizer.vocabularySize where tokenizer.isControl(id) {
+            let bytes = Array(tokenizer.tokenText(id).utf8)
+            guard let first = bytes.first else { continue }
+            table[first, default: []].append((bytes, id))
+        }
+        for key in table.keys {
+            table[key]?.sort { $0.bytes.count != $1.bytes.count ? $0.bytes.count > $1.bytes.count : $0.id < $1.id }
+        }
+        byFirstByte = table
+    }
+
+    /// Control tokens found in template segments, and the text between them (template and data
+    /// text joined, so it is tokenized as one piece).
+    func split(_ segments: [JinjaSegment]) -> [Piece] {
+        var out: [Piece] = []
+        var pending: [UInt8] = []
+        func flush() {
+            if !pending.isEmpty { out.append(.text(String(decoding: pending, as: UTF8.self))) }
+            pending.removeAll()
+        }
+        for segment in segments {
+            let bytes = Array(segment.text.utf8)
+            guard segment.origin == .template else { pending += bytes; continue }
+            var i = 0
+            scan: while i < bytes.count {
+                if let candidates = byFirstByte[bytes[i]] {
+                    for c in candidates where i + c.bytes.count <= bytes.count && bytes[i..<(i + c.bytes.count)].elementsEqual(c.bytes) {
+                        flush()
+                        out.append(.token(c.id))
+                        i += c.bytes.count
+                        continue scan
+                    }
+                }
+                pending.append(bytes[i])
+                i += 1
+            }
+        }
+        flush()
+        return out
+    }
+}
+
+/// How a model's chat prompts are rendered: its own Jinja template when the GGUF has one, else
+/// the native format of its architecture (ChatML or Gemma turns).
+public enum ChatFormat: Sendable {
+    case jinja(JinjaChatTemplate)
+    case native(ChatTemplate)
+
+    /// - Throws: ``ModelLoadError/chatTemplate(_:)`` when the GGUF's template does not load;
+    ///   ``ModelLoadError/unknownChatTemplate(_:)`` when there is none and the architecture has
+    ///   no native format.
+    public init(tokenizer: Tokenizer, architecture: String) throws(ModelLoadError) {
+        if let source = tokenizer.chatTemplate {
+            do {
+                self = .jinja(try JinjaChatTemplate(source: source, tokenizer: tokenizer))
+            } catch {
+                throw .chatTemplate(error)
+            }
+        } else {
+            self = .native(try ChatTemplate(detecting: nil, architecture: architecture))
+        }
+    }
+}
