@@ -44,7 +44,9 @@ struct SchemaCorpusTests {
             }
             switch driver.generate(compiled, seed: SchemaCorpus.seed(c.id), budget: Self.budget) {
             case let .value(text, _):
-                lines.append(SchemaCorpus.line(id: c.id, text: text))
+                // The schema goes with the value: ids are not unique (BFCL has functions of the same name
+                // with different parameters), so a lookup by id could check it against another schema.
+                lines.append(SchemaCorpus.line(id: c.id, schema: c.schema, text: text))
             case .budgetTooSmall:
                 failed.append("\(c.id): no value fits in \(Self.budget) tokens")
             case let .dead(text):
