@@ -19,8 +19,8 @@ public struct GrammarGuide: TokenGuide {
         self.mask = [UInt64](repeating: 0, count: (tokenCount + 63) / 64)
     }
 
-    /// Tokens needed to close the value from here, spelt one byte per token (0 once complete); nil when
-    /// it cannot close.
+    /// Tokens needed to close the value from here (the fewest tokens of the vocabulary found to do it, 0 once
+    /// complete); nil when it cannot close.
     public var completionTokenCount: Int? { matcher.completionTokenCount }
 
     /// `.end` once nothing is allowed any more (the value ended).

@@ -8,6 +8,16 @@ extension GrammarCompiler {
     /// Longest fraction written for a number.
     static let maxFractionDigits = 15
 
+    mutating func integer(_ g: IntegerGrammar, from s: Int32) throws(GrammarError) -> Int32 {
+        guard let m = g.multipleOf, m != 1 else { return try integer(minimum: g.minimum, maximum: g.maximum, from: s) }
+        guard m > 0, m <= 100_000 else { throw .emptyLanguage("multipleOf \(m) outside 1...100000") }
+        var range = scratch()
+        let start = range.nfa.newState()
+        range.nfa.start = start
+        range.nfa.accept = try range.integer(minimum: g.minimum, maximum: g.maximum, from: start)
+        return nfa.embed(try range.nfa.intersection(NumberAutomata.divisible(by: m), maxStates: options.maxStates), from: s)
+    }
+
     mutating func integer(minimum: Int?, maximum: Int?, from s: Int32) throws(GrammarError) -> Int32 {
         let lo = max(minimum ?? -Self.unboundedInteger, -Int.max)
         let hi = maximum ?? Self.unboundedInteger
@@ -73,17 +83,37 @@ extension GrammarCompiler {
         }
     }
 
-    mutating func number(minimum: Double?, maximum: Double?, from s: Int32) throws(GrammarError) -> Int32 {
+    mutating func number(_ g: NumberGrammar, from s: Int32) throws(GrammarError) -> Int32 {
+        guard g.nonInteger else { return try number(minimum: g.minimum, exclusive: g.exclusiveMinimum, maximum: g.maximum, exclusive: g.exclusiveMaximum, from: s) }
+        var plain = scratch()
+        let start = plain.nfa.newState()
+        plain.nfa.start = start
+        plain.nfa.accept = try plain.number(minimum: g.minimum, exclusive: g.exclusiveMinimum, maximum: g.maximum, exclusive: g.exclusiveMaximum, from: start)
+        return nfa.embed(try plain.nfa.intersection(NumberAutomata.nonInteger, maxStates: options.maxStates), from: s)
+    }
+
+    /// Numbers between the bounds; an exclusive bound becomes the next value spelt with at most
+    /// `maxFractionDigits` fraction digits, which is exact since no longer fraction is written.
+    mutating func number(minimum: Double?, exclusive exclusiveMinimum: Bool = false, maximum: Double?, exclusive exclusiveMaximum: Bool = false,
+                         from s: Int32) throws(GrammarError) -> Int32 {
         if minimum == nil, maximum == nil { return unboundedNumber(from: s) }
-        let limit = Double(Self.unboundedInteger)
-        let lo = max(minimum ?? -limit, -limit), hi = min(maximum ?? limit, limit)
-        guard lo.isFinite, hi.isFinite, lo <= hi else { throw .emptyLanguage("number range \(lo)...\(hi)") }
+        let limit = FixedDecimal(integerPart: UInt64(Self.unboundedInteger))
+        let limitValue = Double(Self.unboundedInteger)
+        if let minimum, minimum.isNaN || minimum == .infinity { throw .emptyLanguage("number minimum \(minimum)") }
+        if let maximum, maximum.isNaN || maximum == -.infinity { throw .emptyLanguage("number maximum \(maximum)") }
+        var lo = minimum.map { FixedDecimal(max($0, -limitValue), roundingUp: true) } ?? limit.negated
+        var hi = maximum.map { FixedDecimal(min($0, limitValue), roundingUp: false) } ?? limit
+        if exclusiveMinimum, let minimum, lo.isExactly(minimum) { lo = lo.stepped(up: true) }
+        if exclusiveMaximum, let maximum, hi.isExactly(maximum) { hi = hi.stepped(up: false) }
+        lo = lo.clamped(to: limit)
+        hi = hi.clamped(to: limit)
+        guard lo <= hi else { throw .emptyLanguage("number range \(minimum.map { "\($0)" } ?? "")...\(maximum.map { "\($0)" } ?? "")") }
         let end = nfa.newState()
-        if hi >= 0 { magnitudeRange(Decimal10(max(lo, 0)), Decimal10(hi), from: s, to: end) }
-        if lo < 0 {
+        if !hi.isNegative { magnitudeRange(lo.isNegative ? .zero : lo.magnitude, hi.magnitude, from: s, to: end) }
+        if lo.isNegative {
             let minus = nfa.newState()
             nfa.edge(s, UInt8(ascii: "-"), minus)
-            magnitudeRange(Decimal10(max(-hi, 0)), Decimal10(-lo), from: minus, to: end)
+            magnitudeRange(hi.isNegative ? hi.magnitude : .zero, lo.magnitude, from: minus, to: end)
         }
         return end
     }
@@ -200,9 +230,16 @@ extension GrammarCompiler {
 
 /// A non-negative number as integer digits and fraction digits, read from Swift's shortest
 /// round-trip spelling of a Double (so 4.5 is 4 and [5], 1e-7 is 0 and [0,0,0,0,0,0,1]).
-struct Decimal10 {
+struct Decimal10: Equatable {
     var integer: UInt64
     var fraction: [UInt8]
+
+    static let zero = Decimal10(integer: 0, fraction: [])
+
+    init(integer: UInt64, fraction: [UInt8]) {
+        self.integer = integer
+        self.fraction = fraction
+    }
 
     init(_ value: Double) {
         var text = "\(value)"
@@ -219,5 +256,231 @@ struct Decimal10 {
         while fracDigits.last == 0 { fracDigits.removeLast() }
         integer = intDigits.reduce(0) { $0 &* 10 &+ UInt64($1) }
         fraction = fracDigits
+    }
+}
+
+/// A decimal with at most `GrammarCompiler.maxFractionDigits` fraction digits, as a sign and a
+/// magnitude in units of 10^-15: the values a bounded number can spell, so bounds are compared
+/// and stepped exactly.
+struct FixedDecimal: Comparable {
+    static let scale: UInt64 = 1_000_000_000_000_000
+    var isNegative: Bool
+    /// The magnitude's integer digits and its 15 fraction digits as an integer.
+    var integerPart: UInt64
+    var fractionPart: UInt64
+
+    static let zero = FixedDecimal(integerPart: 0)
+
+    init(integerPart: UInt64, fractionPart: UInt64 = 0, isNegative: Bool = false) {
+        self.integerPart = integerPart
+        self.fractionPart = fractionPart
+        self.isNegative = isNegative && (integerPart != 0 || fractionPart != 0)
+    }
+
+    /// `value` rounded to 15 fraction digits, towards +infinity or -infinity.
+    init(_ value: Double, roundingUp: Bool) {
+        let d = Decimal10(abs(value))
+        var fraction: UInt64 = 0
+        for k in 0..<GrammarCompiler.maxFractionDigits { fraction = fraction * 10 + UInt64(k < d.fraction.count ? d.fraction[k] : 0) }
+        let truncated = d.fraction.count > GrammarCompiler.maxFractionDigits
+        self.init(integerPart: d.integer, fractionPart: fraction, isNegative: value < 0)
+        // Truncating the magnitude moved towards zero; step away from it when that is the wrong way.
+        if truncated, roundingUp != (value < 0) { self = isNegative ? self.nextDown : self.nextUp }
+    }
+
+    var negated: FixedDecimal { FixedDecimal(integerPart: integerPart, fractionPart: fractionPart, isNegative: !isNegative) }
+
+    /// The magnitude as digits.
+    var magnitude: Decimal10 {
+        var digits: [UInt8] = []
+        var f = fractionPart
+        for _ in 0..<GrammarCompiler.maxFractionDigits { digits.insert(UInt8(f % 10), at: 0); f /= 10 }
+        while digits.last == 0 { digits.removeLast() }
+        return Decimal10(integer: integerPart, fraction: digits)
+    }
+
+    /// True when this is `value` exactly.
+    func isExactly(_ value: Double) -> Bool {
+        Decimal10(abs(value)).fraction.count <= GrammarCompiler.maxFractionDigits && magnitude == Decimal10(abs(value))
+            && (isNegative == (value < 0) || (integerPart == 0 && fractionPart == 0))
+    }
+
+    /// The nearest value up (or down) that a Double still tells apart from this one: a step in the
+    /// last fraction digit a Double keeps for numbers of this size (15 significant digits), so
+    /// the value written is never read back as the excluded bound.
+    func stepped(up: Bool) -> FixedDecimal {
+        let integerDigits = integerPart == 0 ? 1 : String(integerPart).count
+        let kept = max(0, GrammarCompiler.maxFractionDigits - integerDigits)
+        var units: UInt64 = 1  // the step, in units of 10^-15
+        for _ in 0..<(GrammarCompiler.maxFractionDigits - kept) { units *= 10 }
+        let v = Int128Like(self)
+        return (up ? v.plus(units) : v.minus(units)).rounded(toMultipleOf: units, up: up).decimal
+    }
+
+    /// The next value up by 10^-15.
+    var nextUp: FixedDecimal { isNegative ? magnitudeDown(self) : magnitudeUp(self) }
+    /// The next value down by 10^-15.
+    var nextDown: FixedDecimal { isNegative || (integerPart == 0 && fractionPart == 0) ? magnitudeUp(self.withSign(true)) : magnitudeDown(self) }
+
+    private func withSign(_ negative: Bool) -> FixedDecimal { FixedDecimal(integerPart: integerPart, fractionPart: fractionPart, isNegative: negative) }
+
+    private func magnitudeUp(_ x: FixedDecimal) -> FixedDecimal {
+        var i = x.integerPart, f = x.fractionPart + 1
+        if f == Self.scale { f = 0; i += 1 }
+        return FixedDecimal(integerPart: i, fractionPart: f, isNegative: x.isNegative)
+    }
+
+    private func magnitudeDown(_ x: FixedDecimal) -> FixedDecimal {
+        var i = x.integerPart, f = x.fractionPart
+        if f == 0 { f = Self.scale - 1; i -= 1 } else { f -= 1 }
+        return FixedDecimal(integerPart: i, fractionPart: f, isNegative: x.isNegative)
+    }
+
+    func clamped(to limit: FixedDecimal) -> FixedDecimal {
+        if self > limit { return limit }
+        if self < limit.negated { return limit.negated }
+        return self
+    }
+
+    static func < (a: FixedDecimal, b: FixedDecimal) -> Bool {
+        if a.isNegative != b.isNegative { return a.isNegative }
+        let less = (a.integerPart, a.fractionPart) < (b.integerPart, b.fractionPart)
+        let equal = (a.integerPart, a.fractionPart) == (b.integerPart, b.fractionPart)
+        return a.isNegative ? !less && !equal : less
+    }
+}
+
+/// Small automata over a number's spelling, intersected with a number automaton.
+enum NumberAutomata {
+    /// Spellings with a `.`, no exponent, at most 9 integer digits, and among the first 6 fraction
+    /// digits one that is not 0 and one that is not 9: numbers that are not integers (JSON Schema
+    /// counts 1.0 as an integer) and stay so once read into a Double (1e9 is far enough from the
+    /// precision limit that a fraction at least 1e-6 from an integer survives).
+    static let nonInteger: ByteNFA = {
+        var nfa = ByteNFA()
+        let start = nfa.newState()
+        let sign = nfa.newState()
+        nfa.edge(start, UInt8(ascii: "-"), sign)
+        nfa.epsilon(start, sign)
+        let integer = (0..<9).map { _ in nfa.newState() }
+        let dot = nfa.newState()
+        nfa.edge(sign, UInt8(ascii: "0"), UInt8(ascii: "9"), integer[0])
+        for k in 0..<9 {
+            if k + 1 < 9 { nfa.edge(integer[k], UInt8(ascii: "0"), UInt8(ascii: "9"), integer[k + 1]) }
+            nfa.edge(integer[k], UInt8(ascii: "."), dot)
+        }
+        // fraction[position][nonZero][nonNine], position 1...6 digits read.
+        let done = nfa.newState()
+        nfa.edge(done, UInt8(ascii: "0"), UInt8(ascii: "9"), done)
+        var fraction: [[[Int32]]] = (0...6).map { _ in (0...1).map { _ in (0...1).map { _ in nfa.newState() } } }
+        nfa.epsilon(dot, fraction[0][0][0])
+        for position in 0..<6 {
+            for z in 0...1 {
+                for n in 0...1 {
+                    let from = fraction[position][z][n]
+                    for d in 0...9 {
+                        let nz = z == 1 || d != 0 ? 1 : 0, nn = n == 1 || d != 9 ? 1 : 0
+                        let to = nz == 1 && nn == 1 ? done : fraction[position + 1][nz][nn]
+                        nfa.edge(from, UInt8(ascii: "0") + UInt8(d), to)
+                    }
+                }
+            }
+        }
+        _ = fraction
+        nfa.start = start
+        nfa.accept = done
+        return nfa
+    }()
+
+    /// Integer spellings (an optional `-`, digits) whose value is a multiple of `m`: the remainder
+    /// so far is the state.
+    static func divisible(by m: Int) -> ByteNFA {
+        var nfa = ByteNFA()
+        let start = nfa.newState()
+        let remainders = (0..<m).map { _ in nfa.newState() }
+        nfa.epsilon(start, remainders[0])
+        let sign = nfa.newState()
+        nfa.edge(start, UInt8(ascii: "-"), sign)
+        nfa.epsilon(sign, remainders[0])
+        for r in 0..<m {
+            for d in 0...9 { nfa.edge(remainders[r], UInt8(ascii: "0") + UInt8(d), remainders[(r * 10 + d) % m]) }
+        }
+        nfa.start = start
+        nfa.accept = remainders[0]
+        return nfa
+    }
+}
+
+/// A FixedDecimal as one signed count of 10^-15 units (below 10^30, so two 64-bit halves).
+struct Int128Like {
+    var negative: Bool
+    /// Magnitude = high * 10^15 + low, low < 10^15.
+    var high: UInt64
+    var low: UInt64
+
+    init(_ d: FixedDecimal) {
+        negative = d.isNegative
+        high = d.integerPart
+        low = d.fractionPart
+    }
+
+    init(negative: Bool, high: UInt64, low: UInt64) {
+        self.negative = negative && (high != 0 || low != 0)
+        self.high = high
+        self.low = low
+    }
+
+    var decimal: FixedDecimal { FixedDecimal(integerPart: high, fractionPart: low, isNegative: negative) }
+
+    private static let scale = FixedDecimal.scale
+
+    /// |a| + u for a magnitude.
+    private static func add(_ h: UInt64, _ l: UInt64, _ u: UInt64) -> (UInt64, UInt64) {
+        let sum = l + u % scale
+        return (h + u / scale + sum / scale, sum % scale)
+    }
+
+    /// |a| - u for a magnitude, as (negative?, h, l).
+    private static func subtract(_ h: UInt64, _ l: UInt64, _ u: UInt64) -> (Bool, UInt64, UInt64) {
+        let uh = u / scale, ul = u % scale
+        if (h, l) >= (uh, ul) {
+            if l >= ul { return (false, h - uh, l - ul) }
+            return (false, h - uh - 1, l + scale - ul)
+        }
+        let (_, rh, rl) = subtract(uh, ul, h * scale + l)
+        return (true, rh, rl)
+    }
+
+    func plus(_ u: UInt64) -> Int128Like {
+        if !negative { let (h, l) = Self.add(high, low, u); return Int128Like(negative: false, high: h, low: l) }
+        let (flip, h, l) = Self.subtract(high, low, u)
+        return Int128Like(negative: !flip, high: h, low: l)
+    }
+
+    func minus(_ u: UInt64) -> Int128Like {
+        if negative { let (h, l) = Self.add(high, low, u); return Int128Like(negative: true, high: h, low: l) }
+        let (flip, h, l) = Self.subtract(high, low, u)
+        return Int128Like(negative: flip, high: h, low: l)
+    }
+
+    /// Rounded to a multiple of `u` towards +infinity (`up`) or -infinity.
+    func rounded(toMultipleOf u: UInt64, up: Bool) -> Int128Like {
+        // Units per whole number are a multiple of u (u divides 10^15 or is a multiple of it).
+        let remainder: UInt64 = u <= Self.scale ? low % u : (high % (u / Self.scale)) * Self.scale + low
+        if remainder == 0 { return self }
+        // Towards zero on the magnitude, then one more step away when that was the wrong way.
+        let towardsZero = minusMagnitude(remainder)
+        let awayNeeded = up != negative
+        return awayNeeded ? towardsZero.plusMagnitude(u) : towardsZero
+    }
+
+    private func minusMagnitude(_ u: UInt64) -> Int128Like {
+        let (_, h, l) = Self.subtract(high, low, u)
+        return Int128Like(negative: negative, high: h, low: l)
+    }
+
+    private func plusMagnitude(_ u: UInt64) -> Int128Like {
+        let (h, l) = Self.add(high, low, u)
+        return Int128Like(negative: negative, high: h, low: l)
     }
 }

@@ -1,17 +1,20 @@
 /// Closing the value within a token budget.
 ///
-/// A completion's length in tokens is bounded by spelling it one byte per token with the
-/// vocabulary's single-byte tokens (a byte-level BPE vocabulary such as SmolLM2's or Gemma's has
-/// one for every byte JSON needs; a byte without one is simply not used). That bound is exact for
-/// forcing: the completion can always be generated token by token, so a decoder that keeps
-/// `completionTokenCount <= tokens left` after every token can always close the value in time.
-/// Lengths are cached per automaton state, so each state's breadth-first search runs once.
+/// A completion's length is counted in tokens of the vocabulary: the shortest path from the
+/// current automaton state to a complete value where each step is a token the grammar allows (a
+/// breadth-first search over automaton states, one trie walk per state expanded). Inside a free
+/// string the tokens made only of ordinary characters are left out of the search (they keep the
+/// string open), so the count is that of a real token path, at least the true minimum. Every
+/// state on the path found gets its length too (the rest of a shortest path is a shortest path),
+/// so the next steps of a generation mostly find their length cached. A decoder that keeps
+/// `completionTokenCount <= tokens left` after every token can always close the value in time:
+/// the first token of the path found leads to a state whose count is one less.
 extension GrammarMatcher {
-    /// Longest completion searched for, in bytes; beyond it a state counts as unable to close.
+    /// Longest completion searched for, in tokens; beyond it a state counts as unable to close.
     static let maxCompletionLength = 4096
 
-    /// Single-byte tokens needed to close the value from here: 0 when complete or ended, nil
-    /// when no completion spelt with single-byte tokens exists (or the matcher is dead).
+    /// Tokens needed to close the value from here: 0 when complete or ended, nil when no
+    /// completion exists (or the matcher is dead).
     public var completionTokenCount: Int? {
         if ended { return 0 }
         return count(completionLength(from: state))
@@ -70,7 +73,7 @@ extension GrammarMatcher {
         return t
     }
 
-    /// Length of the shortest completion from `s` spelt with single-byte tokens; -1 when none.
+    /// Tokens of the shortest completion found from `s` (see above), cached per state; -1 when none.
     /// Breadth-first, stopping early at states whose length is already known.
     func completionLength(from s: Int32) -> Int32 {
         guard s >= 0 else { return -1 }
@@ -83,30 +86,67 @@ extension GrammarMatcher {
 
     private func searchCompletion(from s: Int32) -> Int32 {
         if dfa.accepting[Int(s)] { return 0 }
-        let bytes = index.singleByteTokenBytes
         var best = Int32.max
-        var seen: Set<Int32> = [s]
+        var end: Int32 = -1
+        var parent: [Int32: Int32] = [s: -1]
+        var depth: [Int32: Int32] = [s: 0]
         var frontier: [Int32] = [s]
         var next: [Int32] = []
         var level: Int32 = 0
-        while !frontier.isEmpty, level &+ 1 < best, level < Int32(Self.maxCompletionLength) {
+        search: while !frontier.isEmpty, level &+ 1 < best, level < Int32(Self.maxCompletionLength) {
             level += 1
             next.removeAll(keepingCapacity: true)
             for u in frontier {
-                for b in bytes {
-                    let t = dfa.next(u, b)
-                    guard t >= 0, seen.insert(t).inserted else { continue }
-                    if dfa.accepting[Int(t)] { return min(best, level) }
+                for t in tokenTargets(from: u) where parent[t] == nil {
+                    parent[t] = u
+                    depth[t] = level
+                    if dfa.accepting[Int(t)] {
+                        best = level
+                        end = t
+                        break search
+                    }
                     let known = dfa.completionLengths[Int(t)]
                     if known == LazyDFA.unknown {
                         next.append(t)
-                    } else if known >= 0 {
-                        best = min(best, level + known)
+                    } else if known >= 0, level + known < best {
+                        best = level + known
+                        end = t
                     }
                 }
             }
             swap(&frontier, &next)
         }
-        return best == .max ? -1 : best
+        guard best != .max else { return -1 }
+        // Every state on the path found is as far from the end as the path says.
+        var cur = end
+        while cur >= 0, let d = depth[cur] {
+            if cur != s, dfa.completionLengths[Int(cur)] == LazyDFA.unknown { dfa.completionLengths[Int(cur)] = best - d }
+            cur = parent[cur] ?? -1
+        }
+        return best
+    }
+
+    /// The distinct states one token leads to from `s` (tokens of ordinary string characters
+    /// left out inside a free string): a walk of the token trie like the mask's.
+    private func tokenTargets(from s: Int32) -> [Int32] {
+        let trie = dfa.inFreeString[Int(s)] ? index.nonPlainTrie : index.fullTrie
+        var targets: [Int32] = []
+        var seen: Set<Int32> = []
+        var states = [Int32](repeating: 0, count: trie.maxDepth + 1)
+        states[0] = s
+        var i = 0
+        let n = trie.count
+        while i < n {
+            let d = Int(trie.depth[i])
+            let t = dfa.next(states[d - 1], trie.byte[i])
+            if t < 0 {
+                i = Int(trie.skip[i])
+                continue
+            }
+            if trie.token[i] != -1, seen.insert(t).inserted { targets.append(t) }
+            states[d] = t
+            i += 1
+        }
+        return targets
     }
 }

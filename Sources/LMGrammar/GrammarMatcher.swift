@@ -57,6 +57,10 @@ public final class GrammarMatcher {
         ended = false
     }
 
+    /// The automaton states the matcher stands in (sorted NFA state ids): equal for two matchers of
+    /// the same grammar exactly when the same continuations are allowed. For tests.
+    package var stateSignature: [Int32] { !ended && state >= 0 ? dfa.sets[Int(state)] : [] }
+
     /// Number of determinized states cached now.
     public var cachedStateCount: Int { dfa.stateCount }
 

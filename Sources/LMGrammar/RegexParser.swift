@@ -58,7 +58,8 @@ struct ScalarSet: Equatable {
 /// `[...]` with ranges and negation, `\d \w \s` (ASCII meaning) and their negations, groups
 /// (capturing, `(?:`, named), `|`, and the quantifiers `? * + {n} {n,} {n,m}` (lazy forms
 /// accepted, as they match the same strings), `\Q...\E` quoting, and ASCII case-insensitivity
-/// with `(?i:...)` or a leading `(?i)`. `^` and `$` are accepted only at the ends.
+/// with `(?i:...)` or a leading `(?i)`. `^` and `$` are accepted only at the ends of top-level
+/// alternatives.
 struct RegexParser {
     let source: String
     let scalars: [Unicode.Scalar]
@@ -74,40 +75,63 @@ struct RegexParser {
     func unsupported(_ reason: String) -> GrammarError { .unsupportedPattern(pattern: source, reason: reason) }
 
     static func parse(_ source: String) throws(GrammarError) -> RegexNode {
+        let branches = try parseBranches(source)
+        return branches.count == 1 ? branches[0].node : .alternation(branches.map(\.node))
+    }
+
+    /// One top-level alternative of a pattern and whether `^` / `$` anchor it.
+    struct Branch {
+        var node: RegexNode
+        var anchoredStart: Bool
+        var anchoredEnd: Bool
+    }
+
+    /// The top-level alternatives of `source`; `^` may open and `$` close each of them (JSON
+    /// Schema's `pattern` matches anywhere in the string unless anchored so).
+    static func parseBranches(_ source: String) throws(GrammarError) -> [Branch] {
         var p = RegexParser(source)
-        if p.peek == "^" { p.i += 1 }
-        let node = try p.alternation(depth: 0)
+        var branches: [Branch] = []
+        repeat {
+            if !branches.isEmpty { p.i += 1 }  // the `|`
+            var start = false
+            if p.peek == "^" { p.i += 1; start = true }
+            let (node, end) = try p.sequence(depth: 0)
+            branches.append(Branch(node: node, anchoredStart: start, anchoredEnd: end))
+        } while p.peek == "|"
         guard p.i == p.scalars.count else { throw p.unsupported("unexpected \"\(p.scalars[p.i])\" at offset \(p.i)") }
-        return node
+        return branches
     }
 
     var peek: Unicode.Scalar? { i < scalars.count ? scalars[i] : nil }
 
     mutating func alternation(depth: Int) throws(GrammarError) -> RegexNode {
         guard depth < 100 else { throw unsupported("groups nested too deeply") }
-        var branches = [try sequence(depth: depth)]
+        var branches = [try sequence(depth: depth).node]
         while peek == "|" {
             i += 1
-            branches.append(try sequence(depth: depth))
+            branches.append(try sequence(depth: depth).node)
         }
         return branches.count == 1 ? branches[0] : .alternation(branches)
     }
 
-    mutating func sequence(depth: Int) throws(GrammarError) -> RegexNode {
+    /// A concatenation up to `|`, `)` or the end; `anchoredEnd` when a top-level `$` closed it.
+    mutating func sequence(depth: Int) throws(GrammarError) -> (node: RegexNode, anchoredEnd: Bool) {
         var items: [RegexNode] = []
+        var anchoredEnd = false
         while let c = peek, c != "|", c != ")" {
             if c == "$" {
-                // `$` only at the very end of the pattern (or of a top-level branch).
+                // `$` only at the end of a top-level alternative.
                 guard i + 1 == scalars.count || scalars[i + 1] == "|" else { throw unsupported("anchor $ inside the pattern") }
                 guard depth == 0 else { throw unsupported("anchor $ inside a group") }
                 i += 1
+                anchoredEnd = true
                 continue
             }
             if c == "^" { throw unsupported("anchor ^ inside the pattern") }
             let atom = try self.atom(depth: depth)
             items.append(try quantified(atom))
         }
-        return items.count == 1 ? items[0] : .concat(items)
+        return (items.count == 1 ? items[0] : .concat(items), anchoredEnd)
     }
 
     mutating func quantified(_ atom: RegexNode) throws(GrammarError) -> RegexNode {

@@ -20,9 +20,6 @@ public struct TokenIndex: Sendable {
     public let endOfGenerationTokens: [Int]
     /// The bytes of each token; empty for tokens no JSON text contains.
     let tokenBytes: [[UInt8]]
-    /// The bytes that are a token on their own, ascending: a completion spelt with only these bytes
-    /// takes one token per byte, which bounds its length in tokens (see `GrammarMatcher+Budget`).
-    let singleByteTokenBytes: [UInt8]
 
     /// - Parameter vocabulary: the tokenizer's tokens. Control tokens and tokens holding bytes
     ///   JSON never contains (raw control characters, bytes invalid in UTF-8) are left out.
@@ -36,7 +33,6 @@ public struct TokenIndex: Sendable {
         var all: [(bytes: [UInt8], id: Int32)] = []
         var rest: [(bytes: [UInt8], id: Int32)] = []
         var tokenBytes = [[UInt8]](repeating: [], count: tokenCount)
-        var single = [Bool](repeating: false, count: 256)
         for id in 0..<tokenCount {
             if vocabulary.isEndOfGeneration(id) {
                 eog[id >> 6] |= 1 << UInt64(id & 63)
@@ -48,7 +44,6 @@ public struct TokenIndex: Sendable {
             guard !bytes.isEmpty, !bytes.contains(where: { $0 < 0x20 || $0 == 0xC0 || $0 == 0xC1 || $0 >= 0xF5 }) else { continue }
             all.append((bytes, Int32(id)))
             tokenBytes[id] = bytes
-            if bytes.count == 1 { single[Int(bytes[0])] = true }
             switch Self.stringClass(bytes) {
             case .plain: plain[id >> 6] |= 1 << UInt64(id & 63)
             case .plainThenPartial: partial[id >> 6] |= 1 << UInt64(id & 63)
@@ -62,7 +57,6 @@ public struct TokenIndex: Sendable {
         endOfGenerationMask = eog
         endOfGenerationTokens = eogTokens
         self.tokenBytes = tokenBytes
-        singleByteTokenBytes = (0...255).filter { single[$0] }.map { UInt8($0) }
     }
 
     /// Trie nodes walked outside strings and inside free strings (a size measure).

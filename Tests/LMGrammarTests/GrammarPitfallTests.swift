@@ -169,7 +169,7 @@ struct GrammarPitfallTests {
             _ = try CompiledGrammar(Grammar(root: .string(pattern: pattern)))
         } catch {
             guard case let .unsupportedPattern(p, _) = error else { Issue.record("got \(error)"); return }
-            #expect(p == pattern)
+            #expect(p.contains(pattern))
         }
     }
 

@@ -77,13 +77,13 @@ struct GrammarJSONSchemaTests {
     @Test("keywords map to grammar nodes", arguments: [
         (#"{"type":"string","enum":["a","b"]}"#, GrammarNode.choices(["a", "b"])),
         (#"{"const":"fixed"}"#, .choices(["fixed"])),
-        (#"{"type":"string","pattern":"^\\d+$"}"#, .string(pattern: "^\\d+$")),
+        (#"{"type":"string","pattern":"^\\d+$"}"#, .string(StringGrammar(patterns: [["^\\d+$"]]))),
         (#"{"type":"integer","minimum":5,"maximum":240}"#, .integer(minimum: 5, maximum: 240)),
         (#"{"type":"integer","exclusiveMinimum":0,"exclusiveMaximum":10}"#, .integer(minimum: 1, maximum: 9)),
         (#"{"type":"number","minimum":0,"maximum":5}"#, .number(minimum: 0, maximum: 5)),
         (#"{"type":"array","items":{"type":"boolean"},"minItems":1,"maxItems":3}"#, .array(item: .boolean, minCount: 1, maxCount: 3)),
-        (#"{"type":["string","null"]}"#, .anyOf([.string(pattern: nil), .null])),
-        (##"{"anyOf":[{"$ref":"#/$defs/A"},{"type":"null"}]}"##, .anyOf([.reference("A"), .null])),
+        (#"{"type":["string","null"]}"#, .anyOf([.null, .string(pattern: nil)])),
+        (##"{"anyOf":[{"$ref":"#/$defs/A"},{"type":"null"}],"$defs":{"A":{"type":"boolean"}}}"##, .anyOf([.boolean, .null])),
         (#"{}"#, .anyValue),
     ])
     func keywords(schema: String, node: GrammarNode) throws {
@@ -93,15 +93,14 @@ struct GrammarJSONSchemaTests {
     @Test("definitions are read from $defs and references compile")
     func definitions() throws {
         let g = try Grammar(jsonSchema: ##"{"type":"array","items":{"$ref":"#/$defs/Tag"},"$defs":{"Tag":{"type":"string","enum":["x","y"]}}}"##)
-        #expect(g.definitions["Tag"] == .choices(["x", "y"]))
+        #expect(g.root == .array(item: .choices(["x", "y"]), minCount: 0, maxCount: nil))
         #expect(try GrammarProbe.accepts(g, #"["x","y"]"#))
         #expect(try !GrammarProbe.accepts(g, #"["z"]"#))
     }
 
     @Test("schemas it cannot read name the place", arguments: [
-        (#"{"type":"object","properties":{"a":{"type":"date"}}}"#, "/properties/a"),
-        (#"{"enum":[1,2]}"#, ""),
-        (#"{"type":"array","items":{"$ref":"http://x"}}"#, "/items"),
+        (#"{"type":"object","properties":{"a":{"type":"date"}}}"#, "/properties/a/type"),
+        (#"{"type":"object","properties":{"a~b/c":{"minLength":"x"}}}"#, "/properties/a~0b~1c/minLength"),
         (#"[1]"#, ""),
     ])
     func invalid(schema: String, path: String) {
@@ -110,6 +109,22 @@ struct GrammarJSONSchemaTests {
         } throws: { error in
             guard case let .invalidSchema(p, _) = error as? GrammarError else { return false }
             return p == path
+        }
+    }
+
+    @Test("keywords it cannot enforce are named with their path", arguments: [
+        (#"{"type":"array","items":{"$ref":"http://x"}}"#, "$ref", "/items/$ref"),
+        (##"{"definitions":{"a":{"type":"number","multipleOf":0.5}},"properties":{"p":{"$ref":"#/definitions/a"}}}"##, "multipleOf", "/definitions/a/multipleOf"),
+        (#"{"type":"array","contains":{"type":"integer"},"maxContains":2}"#, "maxContains", "/maxContains"),
+        (#"{"type":"string","pattern":"a(?=b)"}"#, "pattern", "/pattern"),
+        (#"{"oneOf":[{"type":"string","pattern":"^a"},{"type":"string","pattern":"b$"}]}"#, "oneOf", ""),
+    ])
+    func unsupported(schema: String, keyword: String, path: String) {
+        #expect {
+            try Grammar(jsonSchema: schema)
+        } throws: { error in
+            guard case let .unsupportedKeyword(p, k, _) = error as? GrammarError else { return false }
+            return p == path && k == keyword
         }
     }
 

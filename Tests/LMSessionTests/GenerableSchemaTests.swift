@@ -48,7 +48,7 @@ struct GenerableSchemaTests {
         #expect(properties?["rating"]?["type"] as? String == "number")
         #expect(properties?["rating"]?["maximum"] as? Int == 5)
         #expect(properties?["published"]?["type"] as? String == "boolean")
-        #expect(properties?["code"]?["pattern"] as? String == #"[A-Z]{3}\-\d{4}"#)
+        #expect(properties?["code"]?["pattern"] as? String == #"^(?:[A-Z]{3}\-\d{4})$"#)
         let author = (schema?["$defs"] as? [String: [String: Any]])?["Author"]
         #expect(author?["required"] as? [String] == ["name"])
         #expect(author?["x-order"] as? [String] == ["name", "email"])

@@ -90,6 +90,11 @@ extension GenerationSchema {
             _ = try builder.hoist(dependency, name: name)
         }
         let node = try builder.node(for: root, hoistNamed: false)
+        for (name, checked) in [(rootName, node)] + builder.definitions.map({ ($0.name, $0.node) }) {
+            if let problem = checked.unsatisfiableGuide {
+                throw SchemaError.emptyTypeChoices(schema: name ?? "root", context: .init(debugDescription: "no value satisfies the guides: \(problem)"))
+            }
+        }
         var defined = Set(builder.definitions.map(\.name))
         if let rootName { defined.insert(rootName) }
         let missing = builder.references.filter { !defined.contains($0) }
@@ -164,6 +169,7 @@ private struct DynamicSchemaBuilder {
         case let .array(item, lo, hi):
             return .array(items: try node(for: item, hoistNamed: true), minimumCount: lo, maximumCount: hi)
         case let .typed(schema):
+            if case .json = schema.root { return GenerationSchema.embed(schema, into: &definitions) }
             for d in schema.definitions where !definitions.contains(where: { $0.name == d.name }) { definitions.append(d) }
             return schema.root
         case let .reference(name):

@@ -50,8 +50,9 @@ extension GenerableSchema {
     }
 
     /// The schema, or the reason it cannot be built.
-    /// - Throws: `GenerableSchemaError` for a guide naming no property, a property type that is
-    ///   not `Generable`, or a Codable conformance that is not a keyed container.
+    /// - Throws: `GenerableSchemaError` for a guide naming no property, guides no value can satisfy
+    ///   (`.anyOf([])`, a minimum above the maximum), a property type that is not `Generable`, or a
+    ///   Codable conformance that is not a keyed container.
     public static func checkedGenerationSchema() throws(GenerableSchemaError) -> GenerationSchema {
         let key = ObjectIdentifier(Self.self)
         if let cached = schemaCache.withLock({ $0[key] }) { return try cached.get() }
@@ -97,6 +98,8 @@ public enum GenerableSchemaError: Error, Sendable, Equatable, CustomStringConver
     case notGenerable(type: String, property: String, propertyType: String)
     /// The type's `init(from:)` does not decode a keyed container of properties.
     case notAStructure(type: String, reason: String)
+    /// No value satisfies the guides of `property` (an empty `anyOf`, a minimum above the maximum).
+    case unsatisfiableGuide(type: String, property: String, reason: String)
 
     public var description: String {
         switch self {
@@ -105,6 +108,7 @@ public enum GenerableSchemaError: Error, Sendable, Equatable, CustomStringConver
         case let .duplicateGuide(type, property): "\(type).generationGuides describes \"\(property)\" twice"
         case let .notGenerable(type, property, propertyType): "\(type).\(property): \(propertyType) is not Generable"
         case let .notAStructure(type, reason): "\(type) is not a structure of properties: \(reason)"
+        case let .unsatisfiableGuide(type, property, reason): "\(type).\(property): no value satisfies its guides: \(reason)"
         }
     }
 }

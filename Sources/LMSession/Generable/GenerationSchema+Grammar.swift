@@ -23,7 +23,10 @@ extension GenerationSchema {
         do {
             return try Grammar(jsonSchema: jsonValue)
         } catch {
-            throw .invalid(error.description)
+            switch error {
+            case .unsupportedPattern, .unsupportedKeyword: throw .unsupportedGuide(error.description)
+            default: throw .invalid(error.description)
+            }
         }
     }
 
@@ -34,8 +37,10 @@ extension GenerationSchema {
         } catch let error as GrammarFailure {
             throw error
         } catch let error as GrammarError {
-            if case .unsupportedPattern = error { throw .unsupportedGuide(error.description) }
-            throw .invalid(error.description)
+            switch error {
+            case .unsupportedPattern, .unsupportedKeyword: throw .unsupportedGuide(error.description)
+            default: throw .invalid(error.description)
+            }
         } catch {
             throw .invalid("\(error)")
         }

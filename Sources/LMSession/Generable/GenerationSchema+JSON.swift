@@ -7,9 +7,12 @@ import LMGrammar
 extension GenerationSchema {
     /// The schema as an ordered JSON tree (the same tree `encode(to:)` writes).
     var jsonValue: JSONValue {
-        var members = Self.json(root, title: title, description: rootDescription)
+        if case let .json(schema) = root, definitions.isEmpty { return schema }
+        // A reference to the root's own name (a recursive root) is `#`.
+        let rootName = title.flatMap { name in definitions.contains { $0.name == name } ? nil : name }
+        var members = Self.json(root, title: title, description: rootDescription, rootName: rootName)
         if !definitions.isEmpty {
-            let defs = definitions.map { JSONMember(key: $0.name, value: .object(Self.json($0.node, title: $0.name, description: $0.description), complete: true)) }
+            let defs = definitions.map { JSONMember(key: $0.name, value: .object(Self.json($0.node, title: $0.name, description: $0.description, rootName: rootName), complete: true)) }
             members.append(JSONMember(key: "$defs", value: .object(defs, complete: true)))
         }
         return .object(members, complete: true)
@@ -26,7 +29,7 @@ extension GenerationSchema {
     private static func int(_ i: Int) -> JSONValue { .number(String(i), complete: true) }
     private static func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMember(key: key, value: value) }
 
-    private static func json(_ node: SchemaNode, title: String? = nil, description: String? = nil) -> [JSONMember] {
+    private static func json(_ node: SchemaNode, title: String? = nil, description: String? = nil, rootName: String?) -> [JSONMember] {
         var m: [JSONMember] = []
         func header(type: String?) {
             if let type { m.append(member("type", string(type))) }
@@ -37,7 +40,7 @@ extension GenerationSchema {
         case let .object(object):
             header(type: "object")
             let props = object.properties.map { p in
-                member(p.name, .object(json(p.node, description: p.description), complete: true))
+                member(p.name, .object(json(p.node, description: p.description, rootName: rootName), complete: true))
             }
             m.append(member("properties", .object(props, complete: true)))
             m.append(member("additionalProperties", .bool(false)))
@@ -50,7 +53,8 @@ extension GenerationSchema {
             } else {
                 header(type: "string")
                 if let choices = s.choices { m.append(member("enum", .array(choices.map(string), complete: true))) }
-                if let pattern = s.pattern { m.append(member("pattern", string(pattern))) }
+                // JSON Schema matches a pattern anywhere; a guide matches the whole string.
+                if let pattern = s.pattern { m.append(member("pattern", string(StringGrammar.wholeMatch(pattern)))) }
                 // Keeps "a Regex guide without source" through JSON, so every path to a grammar rejects it.
                 if s.hasOpaquePattern { m.append(member(Grammar.unavailablePatternKeyword, .bool(true))) }
             }
@@ -66,17 +70,20 @@ extension GenerationSchema {
         case .null: header(type: "null")
         case let .array(items, lo, hi):
             header(type: "array")
-            m.append(member("items", .object(json(items), complete: true)))
+            m.append(member("items", .object(json(items, rootName: rootName), complete: true)))
             if let lo { m.append(member("minItems", int(lo))) }
             if let hi { m.append(member("maxItems", int(hi))) }
         case let .anyOf(choices):
             header(type: nil)
-            m.append(member("anyOf", .array(choices.map { .object(json($0), complete: true) }, complete: true)))
+            m.append(member("anyOf", .array(choices.map { .object(json($0, rootName: rootName), complete: true) }, complete: true)))
         case let .reference(name):
-            m.append(member("$ref", string("#/$defs/\(name)")))
+            m.append(member("$ref", string(name == rootName ? "#" : "#/$defs/\(name)")))
             if let description { m.append(member("description", string(description))) }
         case .any:
             header(type: nil)
+        case let .json(schema):
+            if case let .object(members, _) = schema { m = members }
+            if let description, schema["description"] == nil { m.append(member("description", string(description))) }
         }
         return m
     }

@@ -94,6 +94,19 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     /// The node that refers to `schema` from another schema: a named root becomes a definition
     /// referenced by name; an unnamed root is inlined. Definitions are merged into `definitions`.
     static func embed(_ schema: GenerationSchema, into definitions: inout [SchemaDefinition]) -> SchemaNode {
+        if case let .json(document) = schema.root, schema.definitions.isEmpty {
+            // Read from JSON: the whole document becomes a definition, its references moved there.
+            var name = schema.title ?? "Schema"
+            if definitions.contains(where: { $0.name == name && $0.node != .json(SchemaLayout.relocating(document, to: name)) }) {
+                var k = 2
+                while definitions.contains(where: { $0.name == "\(name)\(k)" }) { k += 1 }
+                name = "\(name)\(k)"
+            }
+            if !definitions.contains(where: { $0.name == name }) {
+                definitions.append(SchemaDefinition(name: name, description: schema.rootDescription, node: .json(SchemaLayout.relocating(document, to: name))))
+            }
+            return .reference(name)
+        }
         for definition in schema.definitions where !definitions.contains(where: { $0.name == definition.name }) {
             definitions.append(definition)
         }

@@ -42,7 +42,13 @@ enum SchemaDiscovery {
                                       isOptional: found.isOptional, schema: found.schema,
                                       constraints: guided[found.name]?.constraints ?? [])
         }
-        return GenerationSchema(type: T.self, description: guides.description, properties: properties)
+        let schema = GenerationSchema(type: T.self, description: guides.description, properties: properties)
+        if case let .object(object) = schema.root {
+            for p in object.properties {
+                if let problem = p.node.unsatisfiableGuide { throw .unsatisfiableGuide(type: typeName, property: p.name, reason: problem) }
+            }
+        }
+        return schema
     }
 
     struct DiscoveryDecoder: Decoder {

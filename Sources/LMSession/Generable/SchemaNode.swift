@@ -1,3 +1,5 @@
+import LMGrammar
+
 /// The inside of a `GenerationSchema`: a JSON-Schema-like tree whose named types live in
 /// `GenerationSchema.definitions` and are referred to by name.
 indirect enum SchemaNode: Sendable, Equatable {
@@ -13,6 +15,8 @@ indirect enum SchemaNode: Sendable, Equatable {
     case reference(String)
     /// Any JSON value (the schema of `GeneratedContent` itself).
     case any
+    /// A JSON Schema kept as written (read from JSON); its `$ref`s point into itself.
+    case json(JSONValue)
 }
 
 struct ObjectSchema: Sendable, Equatable {
@@ -54,6 +58,7 @@ extension SchemaNode {
     }
 
     private func applying(_ constraint: GuideConstraint) -> SchemaNode {
+        if case let .json(schema) = self { return .json(Self.adding(constraint, to: schema)) }
         switch (self, constraint) {
         case (.string(var s), .constant(let value)): s.constant = value; return .string(s)
         case (.string(var s), .anyOf(let values)): s.choices = values; return .string(s)
@@ -67,6 +72,65 @@ extension SchemaNode {
         case let (.array(items, lo, _), .maximumCount(n)): return .array(items: items, minimumCount: lo, maximumCount: n)
         case let (.array(items, lo, hi), .element(inner)): return .array(items: items.applying(inner), minimumCount: lo, maximumCount: hi)
         default: return self
+        }
+    }
+}
+
+extension SchemaNode {
+    /// `schema` with the keyword that says `constraint` added (replacing one of the same name).
+    static func adding(_ constraint: GuideConstraint, to schema: JSONValue) -> JSONValue {
+        guard case let .object(members, complete) = schema else { return schema }
+        func with(_ key: String, _ value: JSONValue) -> JSONValue {
+            .object(members.filter { $0.key != key } + [JSONMember(key: key, value: value)], complete: complete)
+        }
+        func number(_ b: NumberBound) -> JSONValue {
+            if case let .integer(i) = b { return .number(String(i), complete: true) }
+            return .number(GeneratedContent.jsonNumber(b.doubleValue), complete: true)
+        }
+        switch constraint {
+        case let .constant(v): return with("const", .string(v, complete: true))
+        case let .anyOf(values): return with("enum", .array(values.map { .string($0, complete: true) }, complete: true))
+        case let .pattern(source): return with("pattern", .string(StringGrammar.wholeMatch(source), complete: true))
+        case .opaquePattern: return with(Grammar.unavailablePatternKeyword, .bool(true))
+        case let .minimum(b): return with("minimum", number(b))
+        case let .maximum(b): return with("maximum", number(b))
+        case let .minimumCount(n): return with("minItems", .number(String(n), complete: true))
+        case let .maximumCount(n): return with("maxItems", .number(String(n), complete: true))
+        case let .element(inner):
+            guard case let .object(itemMembers, c)? = schema["items"] else { return schema }
+            var items = JSONValue.object(itemMembers, complete: c)
+            for i in inner { items = adding(i, to: items) }
+            return with("items", items)
+        }
+    }
+
+    /// Why no value can satisfy this node's guides (an empty list of choices, a minimum above the
+    /// maximum), or nil; nested nodes included, named definitions not.
+    var unsatisfiableGuide: String? {
+        switch self {
+        case let .string(s):
+            if let choices = s.choices, choices.isEmpty { return "anyOf with no choices" }
+            return nil
+        case let .integer(lo, hi):
+            if let lo, let hi, lo > hi { return "minimum \(lo) is greater than maximum \(hi)" }
+            return nil
+        case let .number(lo, hi):
+            if let lo, let hi, lo > hi { return "minimum \(lo) is greater than maximum \(hi)" }
+            return nil
+        case let .array(items, lo, hi):
+            if let lo, lo < 0 { return "minimumCount \(lo) is negative" }
+            if let hi, hi < 0 { return "maximumCount \(hi) is negative" }
+            if let lo, let hi, lo > hi { return "minimumCount \(lo) is greater than maximumCount \(hi)" }
+            return items.unsatisfiableGuide.map { "element: \($0)" }
+        case let .object(o):
+            for p in o.properties { if let problem = p.node.unsatisfiableGuide { return "\(p.name): \(problem)" } }
+            return nil
+        case let .anyOf(choices):
+            if choices.isEmpty { return "anyOf with no choices" }
+            for c in choices { if let problem = c.unsatisfiableGuide { return problem } }
+            return nil
+        case .boolean, .null, .reference, .any, .json:
+            return nil
         }
     }
 }

@@ -9,8 +9,9 @@ extension GenerationOptions {
     /// - `nil` mode: `SamplingParameters()`'s filters (top-k 40, top-p 0.95, min-p 0.05, llama.cpp's defaults,
     ///   as the command line uses) at `temperature` (default 0.8).
     /// - `.greedy`: argmax (`SamplingParameters.greedy`), temperature ignored.
-    /// - `.random(top: k)`: top-k only (k at least 1); `.random(probabilityThreshold: p)`: top-p only (p in 0...1).
-    /// - Temperature 0 (or below) is greedy. No repetition penalty: Apple's options have none.
+    /// - `.random(top: k)`: top-k only; `.random(probabilityThreshold: p)`: top-p only.
+    /// - Temperature 0 is greedy. No repetition penalty: Apple's options have none.
+    /// - Out-of-range values never get here: the session checks `validate()` when a request starts.
     /// - A nil seed draws a fresh random seed.
     package func samplingParameters() -> (parameters: SamplingParameters, seed: UInt64) {
         let temperature = Float(max(0, temperature ?? Self.defaultTemperature))

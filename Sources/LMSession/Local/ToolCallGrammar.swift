@@ -38,17 +38,6 @@ extension Grammar {
 extension GrammarNode {
     /// This node with every reference `name` renamed `prefix + name`.
     func prefixingReferences(with prefix: String) -> GrammarNode {
-        switch self {
-        case let .reference(name):
-            .reference(prefix + name)
-        case let .object(fields):
-            .object(fields.map { GrammarField(name: $0.name, value: $0.value.prefixingReferences(with: prefix), isOptional: $0.isOptional) })
-        case let .array(item, minCount, maxCount):
-            .array(item: item.prefixingReferences(with: prefix), minCount: minCount, maxCount: maxCount)
-        case let .anyOf(choices):
-            .anyOf(choices.map { $0.prefixingReferences(with: prefix) })
-        case .string, .choices, .integer, .number, .boolean, .null, .anyValue:
-            self
-        }
+        renamingReferences { prefix + $0 }
     }
 }

@@ -21,12 +21,14 @@ public struct GenerationOptions: Sendable, Equatable {
     }
 
     /// Scales the token distribution before sampling: below 1 sharper, above 1 flatter; `0` is greedy.
-    /// `nil` = 0.8. Ignored by ``SamplingMode/greedy``. Negative values are treated as 0.
+    /// `nil` = 0.8. Ignored by ``SamplingMode/greedy``. A negative or non-finite value makes the request throw
+    /// ``InvalidOptionError`` when it starts.
     public var temperature: Double?
 
     /// The most tokens the response may have. When reached the response ends early with the text so far and
     /// no error is thrown (Apple's documented semantics). `nil` = as many as the context window holds; a
     /// response that runs out of window throws ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)``.
+    /// A negative value makes the request throw ``InvalidOptionError`` when it starts.
     public var maximumResponseTokens: Int?
 
     /// Creates options with the 26.x label `sampling:` (deprecated in Apple's 27 SDK in favour of `samplingMode:`).
@@ -57,13 +59,15 @@ extension GenerationOptions {
         /// Always picks the most likely token.
         public static var greedy: SamplingMode { SamplingMode(mode: .greedy) }
 
-        /// Samples among the `k` most likely tokens (top-k). `k` below 1 is treated as 1.
+        /// Samples among the `k` most likely tokens (top-k). `k` below 1 makes the request throw
+        /// ``GenerationOptions/InvalidOptionError`` when it starts.
         public static func random(top k: Int, seed: UInt64? = nil) -> SamplingMode {
             SamplingMode(mode: .topK(k, seed: seed))
         }
 
         /// Samples among the most likely tokens whose cumulative probability reaches `probabilityThreshold`
-        /// (nucleus / top-p sampling), a value in `0...1`; values outside are clamped.
+        /// (nucleus / top-p sampling), a value in `(0, 1]`; a value outside makes the request throw
+        /// ``GenerationOptions/InvalidOptionError`` when it starts.
         public static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> SamplingMode {
             SamplingMode(mode: .nucleus(probabilityThreshold, seed: seed))
         }

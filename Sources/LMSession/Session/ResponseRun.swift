@@ -162,6 +162,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     }
 
     private func start() async throws {
+        try plan.options.validate()
         let model = session.model
         if case .unavailable(let reason) = model.availability {
             let cause = model.unavailabilityCause.map { ": \($0)" } ?? ""

@@ -58,6 +58,7 @@ enum SchemaGeneration {
 
     /// `--greedy`; `--top-p P` (nucleus); `--top-k K` or `--seed S` (top-k, K default 40);
     /// `--temperature T`; `--max-tokens N`. Nothing given: the session's default sampling.
+    /// Ranges are checked by `GenerationOptions.validate()`, the check every request makes.
     static func generationOptions(_ a: CommandLineArguments) throws(CLIError) -> GenerationOptions {
         let seed = try a.int("seed").map { UInt64(bitPattern: Int64($0)) }
         let topK = try a.int("top-k"), topP = try a.float("top-p")
@@ -67,18 +68,20 @@ enum SchemaGeneration {
             sampling = .greedy
         } else if let topP {
             guard topK == nil else { throw .usage("--top-p and --top-k cannot be combined with --schema") }
-            guard (0...1).contains(topP) else { throw .usage("--top-p must be in 0...1") }
             sampling = .random(probabilityThreshold: Double(topP), seed: seed)
         } else if topK != nil || seed != nil {
             sampling = .random(top: topK ?? 40, seed: seed)
         } else {
             sampling = nil
         }
-        let temperature = try a.float("temperature")
-        if let temperature, temperature < 0 { throw .usage("--temperature must not be negative") }
         let maxTokens = try a.int("max-tokens") ?? 512
         guard maxTokens > 0 else { throw .usage("--max-tokens must be positive") }
-        return GenerationOptions(samplingMode: sampling, temperature: temperature.map(Double.init), maximumResponseTokens: maxTokens)
+        let options = GenerationOptions(samplingMode: sampling, temperature: try a.float("temperature").map(Double.init), maximumResponseTokens: maxTokens)
+        do { try options.validate() } catch {
+            let flag = ["temperature": "--temperature", "samplingMode.top": "--top-k", "samplingMode.probabilityThreshold": "--top-p"][error.option] ?? error.option
+            throw .usage("\(flag): \(error.reason)")
+        }
+        return options
     }
 }
 
