@@ -253,7 +253,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = nil
         guard let raw = rawContent(final: true), raw.isComplete else {
             throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription:
-                "The response is not a complete \(plan.responseFormat?.name ?? "value"); generation may have been terminated early: \(text)"))
+                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early: \(text)"))
         }
         try checkGuardrails(plan.responseFormat == nil ? text : raw.jsonString, .output)
         // The transcript keeps the value without the stream's identity (transcript JSON has no place for it).
