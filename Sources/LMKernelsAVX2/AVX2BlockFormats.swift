@@ -4,7 +4,7 @@ import LMKernelsCore
 /// A legacy 32-weight block format as the AVX2 kernels see it: f16 `d` at byte 0 and, for formats
 /// with an offset, f16 `m` at byte 2 (`value = q·d + m`); the quants decode into the operands of
 /// one byte dot product against natural-order activation bytes.
-protocol AVX2BlockFormat {
+protocol AVX2BlockFormat: SendableMetatype {
     associatedtype Decoded
     static var activationFormat: ActivationFormat { get }
     static var blockBytes: Int { get }

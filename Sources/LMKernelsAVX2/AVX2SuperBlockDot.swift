@@ -4,7 +4,7 @@ import LMKernelsCore
 /// A K-quant super-block format (256 weights in 8 groups of 32) as the AVX2 kernels see it,
 /// paired with Q8_K activations: each group's weights decode to 32 unsigned bytes whose byte
 /// products with the activations (`vpmaddubsw`) are weighted by Int16 sub-scales (`vpmaddwd`).
-protocol AVX2SuperBlockFormat {
+protocol AVX2SuperBlockFormat: SendableMetatype {
     /// What a block's header decodes to once (its unpacked sub-scales), shared by its groups.
     associatedtype Header
     static var blockBytes: Int { get }
