@@ -9,8 +9,8 @@ let usage = """
       generate --schema FILE.json [--model PATH] [--system TEXT] [--greedy | --temperature T --top-k K | --top-p P --seed S] [--max-tokens N] PROMPT
       chat     [--model PATH] [--system TEXT] [--greedy] [--max-tokens N] [--tools demo [--tool-calling allowed|required|disallowed]]
       tokenize [--model PATH] [--parse-special] [--add-bos | --no-add-bos] TEXT
-      info     [--model PATH]
-      perplexity --model PATH --file F [--context 512] [--threads N]
+      info     [--model PATH] [--kernels]
+      perplexity [--model PATH] --file F [--context 512] [--threads N]
       bench    [--model PATH] [--threads N] [--prompt-tokens 512] [--gen-tokens 128] [--depth 1] [--repetitions 3] [--json]
 
     With no --model, $LMSESSION_MODEL or Models/SmolLM2-135M-Instruct.Q4_1.gguf is used (fetch it with Models/fetch).

@@ -36,6 +36,14 @@ struct CommandLineVocabularyTests {
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "[" + c.ids.map(String.init).joined(separator: ", ") + "]")
     }
 
+    @Test("--add-bos and --no-add-bos together are a usage error (exit 2), in either order",
+          arguments: [["--add-bos", "--no-add-bos"], ["--no-add-bos", "--add-bos"]])
+    func contradictoryBOSSwitchesAreRefused(_ switches: [String]) throws {
+        let (status, output) = try Self.run(["tokenize", "--model", LlamaVocabularySuite.vocabularyPath("gpt-2")] + switches + ["hi"])
+        #expect(status == 2, "\(output)")
+        #expect(output.contains("--add-bos and --no-add-bos are alternatives"))
+    }
+
     @Test func infoDescribesTheTokenizerOfAVocabularyOnlyFile() throws {
         let (status, output) = try Self.run(["info", "--model", LlamaVocabularySuite.vocabularyPath("qwen35")])
         #expect(status == 0, "\(output)")
