@@ -29,7 +29,7 @@ package enum AVX2Kernels {
                   matVec: { w, x, t, y, rows in RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows) },
                   matMul: { w, x, y, rows in
                       if x.nTokens >= 8 {
-                          AVX2PackedTiles<F>.matMul(w, x, into: y, rows: rows)
+                          AVX2PackedTileLoops<AVX2PackedTiles<F>>.matMul(w, x, into: y, rows: rows)
                       } else {
                           RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
                       }
@@ -43,7 +43,7 @@ package enum AVX2Kernels {
                   matVec: { w, x, t, y, rows in RowLoops<AVX2SuperBlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows) },
                   matMul: { w, x, y, rows in
                       if x.nTokens >= 8 {
-                          AVX2PackedSuperBlocks<F>.matMul(w, x, into: y, rows: rows)
+                          AVX2PackedTileLoops<AVX2PackedSuperBlocks<F>>.matMul(w, x, into: y, rows: rows)
                       } else {
                           RowLoops<AVX2SuperBlockDot<F>>.matMul(w, x, into: y, rows: rows)
                       }

@@ -78,7 +78,7 @@ extension Q6_KAVX2: AVX2PackedSuperBlockFormat {
 /// Integer sums are exact; the offset term is a Float product (`-32·d·d_a·Σ sc·bsum` for Q6_K,
 /// where the row kernel folds it into the integer sum), so values equal ``AVX2SuperBlockDot``'s up
 /// to Float rounding.
-enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat> {
+enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel {
     // Packed block layout: 64 chunks of 32 bytes, 16 scale-pair vectors, 8 offset-pair vectors,
     // then `d` and the offset scale of the 8 rows as Floats.
     static var scalesAt: Int { 2048 }
@@ -87,22 +87,10 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat> {
     static var offsetScaleAt: Int { dAt + 32 }
     static var packedBlockBytes: Int { offsetScaleAt + 32 }
 
-    /// `y[t * w.rows + r] = w[r] · x[t]` for all tokens and `r` in `rows`: whole tiles of 8 rows
-    /// packed, any remaining rows by the row kernel.
-    static func matMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
-        let blocks = w.cols / 256
-        let tiles = rows.count / 8
-        if tiles > 0 {
-            let packed = UnsafeMutableRawPointer.allocate(byteCount: blocks * packedBlockBytes, alignment: 64)
-            defer { packed.deallocate() }
-            for tile in 0..<tiles {
-                let r0 = rows.lowerBound + 8 * tile
-                pack(w, rows: r0, blocks: blocks, into: packed)
-                sweep(packed, blocks: blocks, x, into: y + r0, stride: w.rows)
-            }
-        }
-        let rest = (rows.lowerBound + 8 * tiles)..<rows.upperBound
-        if !rest.isEmpty { RowLoops<AVX2SuperBlockDot<F>>.matMul(w, x, into: y, rows: rest) }
+    static var weightsPerBlock: Int { 256 }
+
+    static func rowMatMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        RowLoops<AVX2SuperBlockDot<F>>.matMul(w, x, into: y, rows: rows)
     }
 
     /// Repacks rows `r0..<r0+8` of `w`.
@@ -181,33 +169,6 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat> {
         let da = SIMD8<Float>(repeating: xt.scales[b])
         acc = acc.addingProduct(AVX2.float(sum), p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<Float>.self) * da)
         acc = acc.addingProduct(AVX2.float(offset), p.loadUnaligned(fromByteOffset: offsetScaleAt, as: SIMD8<Float>.self) * da)
-    }
-
-    /// Every token against the packed tile, 4 tokens at a time; writes `out[t * stride + 0..<8]`.
-    @inline(__always)
-    static func sweep(_ packed: UnsafeRawPointer, blocks: Int, _ x: ActivationRows, into out: UnsafeMutablePointer<Float>,
-                      stride: Int) {
-        var t = 0
-        while t + 4 <= x.nTokens {
-            let x0 = x.row(t), x1 = x.row(t + 1), x2 = x.row(t + 2), x3 = x.row(t + 3)
-            var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-            for b in 0..<blocks {
-                let p = packed + b * packedBlockBytes
-                step(&acc0, p, x0, b); step(&acc1, p, x1, b); step(&acc2, p, x2, b); step(&acc3, p, x3, b)
-            }
-            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc0, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 1) * stride).storeBytes(of: acc1, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 2) * stride).storeBytes(of: acc2, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 3) * stride).storeBytes(of: acc3, as: SIMD8<Float>.self)
-            t += 4
-        }
-        while t < x.nTokens {
-            let xt = x.row(t)
-            var acc = SIMD8<Float>()
-            for b in 0..<blocks { step(&acc, packed + b * packedBlockBytes, xt, b) }
-            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc, as: SIMD8<Float>.self)
-            t += 1
-        }
     }
 }
 #endif

@@ -57,26 +57,14 @@ extension Q5_1AVX2: AVX2PackedFormat {
 /// The weights stay memory-mapped; the repacked tile is scratch of `nBlocks × 320` bytes.
 ///
 /// Integer sums are exact, so the values equal ``AVX2BlockDot``'s up to Float summation order.
-enum AVX2PackedTiles<F: AVX2PackedFormat> {
+enum AVX2PackedTiles<F: AVX2PackedFormat>: AVX2PackedTileKernel {
     /// Bytes of one packed block of 8 rows: 8 chunks of 32 bytes, then `d` and `m` of the 8 rows.
     static var packedBlockBytes: Int { 256 + 64 }
 
-    /// `y[t * w.rows + r] = w[r] · x[t]` for all tokens and `r` in `rows`: whole tiles of 8 rows
-    /// packed, any remaining rows by the row kernel.
-    static func matMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
-        let blocks = w.cols / 32
-        let tiles = rows.count / 8
-        if tiles > 0 {
-            let packed = UnsafeMutableRawPointer.allocate(byteCount: blocks * packedBlockBytes, alignment: 64)
-            defer { packed.deallocate() }
-            for tile in 0..<tiles {
-                let r0 = rows.lowerBound + 8 * tile
-                pack(w, rows: r0, blocks: blocks, into: packed)
-                sweep(packed, blocks: blocks, x, into: y + r0, stride: w.rows)
-            }
-        }
-        let rest = (rows.lowerBound + 8 * tiles)..<rows.upperBound
-        if !rest.isEmpty { RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rest) }
+    static var weightsPerBlock: Int { 32 }
+
+    static func rowMatMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
     }
 
     /// Repacks rows `r0..<r0+8` of `w`.
@@ -122,40 +110,11 @@ enum AVX2PackedTiles<F: AVX2PackedFormat> {
         return sum
     }
 
-    /// Every token against the packed tile, 4 tokens at a time; writes `out[t * stride + 0..<8]`.
+    /// Folds token row `xt`'s block `b` against packed block `p` into `acc`.
     @inline(__always)
-    static func sweep(_ packed: UnsafeRawPointer, blocks: Int, _ x: ActivationRows, into out: UnsafeMutablePointer<Float>,
-                      stride: Int) {
-        var t = 0
-        while t + 4 <= x.nTokens {
-            let x0 = x.row(t), x1 = x.row(t + 1), x2 = x.row(t + 2), x3 = x.row(t + 3)
-            var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-            for b in 0..<blocks {
-                let p = packed + b * packedBlockBytes
-                let d = p.loadUnaligned(fromByteOffset: 256, as: SIMD8<Float>.self)
-                @inline(__always) func step(_ acc: inout SIMD8<Float>, _ xt: ActivationRow) {
-                    acc = acc.addingProduct(AVX2.float(blockDot(p, xt, b)), d * xt.scales[b])
-                    if F.hasOffset { acc = acc.addingProduct(p.loadUnaligned(fromByteOffset: 288, as: SIMD8<Float>.self), SIMD8(repeating: xt.sums[b])) }
-                }
-                step(&acc0, x0); step(&acc1, x1); step(&acc2, x2); step(&acc3, x3)
-            }
-            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc0, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 1) * stride).storeBytes(of: acc1, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 2) * stride).storeBytes(of: acc2, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 3) * stride).storeBytes(of: acc3, as: SIMD8<Float>.self)
-            t += 4
-        }
-        while t < x.nTokens {
-            let xt = x.row(t)
-            var acc = SIMD8<Float>()
-            for b in 0..<blocks {
-                let p = packed + b * packedBlockBytes
-                acc = acc.addingProduct(AVX2.float(blockDot(p, xt, b)), p.loadUnaligned(fromByteOffset: 256, as: SIMD8<Float>.self) * xt.scales[b])
-                if F.hasOffset { acc = acc.addingProduct(p.loadUnaligned(fromByteOffset: 288, as: SIMD8<Float>.self), SIMD8(repeating: xt.sums[b])) }
-            }
-            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc, as: SIMD8<Float>.self)
-            t += 1
-        }
+    static func step(_ acc: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int) {
+        acc = acc.addingProduct(AVX2.float(blockDot(p, xt, b)), p.loadUnaligned(fromByteOffset: 256, as: SIMD8<Float>.self) * xt.scales[b])
+        if F.hasOffset { acc = acc.addingProduct(p.loadUnaligned(fromByteOffset: 288, as: SIMD8<Float>.self), SIMD8(repeating: xt.sums[b])) }
     }
 }
 #endif
