@@ -1,14 +1,14 @@
 import Foundation
 
 /// The language model a session talks to (Apple's `SystemLanguageModel`): on Linux, a handle to a local GGUF
-/// model run by our transformer runtime, or to any ``LanguageModelProvider``.
+/// model run by our transformer runtime, or to any ``LanguageModel`` given as its provider.
 ///
 /// ``default`` is the default GGUF (see ``LocalTransformerProvider/defaultModelPath()``), loaded lazily on
 /// first use and once per process: every session shares one loaded model, each with its own KV cache.
 /// Observable only in the sense of Apple's API shape: availability is recomputed on each read.
 public final class SystemLanguageModel: Sendable {
     /// The provider that runs this model.
-    public let provider: any LanguageModelProvider
+    public let provider: any LanguageModel
     /// What the model is used for (recorded; it changes nothing here, see ``UseCase``).
     public let useCase: UseCase
     /// The content checks applied to input and output (see ``Guardrails``).
@@ -23,7 +23,7 @@ public final class SystemLanguageModel: Sendable {
     }
 
     /// A handle to any provider: a local model, a remote one, or a scripted one in tests. (Not in Apple's API.)
-    public init(provider: some LanguageModelProvider, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+    public init(provider: some LanguageModel, useCase: UseCase = .general, guardrails: Guardrails = .default) {
         self.provider = provider
         self.useCase = useCase
         self.guardrails = guardrails
@@ -47,6 +47,16 @@ public final class SystemLanguageModel: Sendable {
         guard let code = locale.language.languageCode else { return false }
         return supportedLanguages.contains { $0.languageCode == code }
     }
+}
+
+extension SystemLanguageModel: LanguageModel {
+    /// The provider's capabilities (the local model: guided generation and tool calling).
+    public var capabilities: LanguageModelCapabilities { provider.capabilities }
+    public var assetIDs: [String] { provider.assetIDs }
+    public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
+        try await provider.tokenCount(for: input)
+    }
+    public func makeConversation() -> any LanguageModelConversation { provider.makeConversation() }
 }
 
 extension SystemLanguageModel {

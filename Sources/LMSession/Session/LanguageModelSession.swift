@@ -11,7 +11,7 @@ import Synchronization
 /// report changes through the `Observation` module.
 public final class LanguageModelSession: Sendable {
     /// The model this session talks to.
-    let model: SystemLanguageModel
+    let model: any LanguageModel
     /// The tools the model may call, fixed at creation.
     let tools: [any Tool]
     /// This session's state in the provider (the KV cache of the local model).
@@ -26,10 +26,10 @@ public final class LanguageModelSession: Sendable {
     let state: Mutex<State>
     let registrar = ObservationRegistrar()
 
-    init(model: SystemLanguageModel, tools: [any Tool], initialTranscript: Transcript) {
+    init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript) {
         self.model = model
         self.tools = tools
-        self.conversation = model.provider.makeConversation()
+        self.conversation = model.makeConversation()
         self.state = Mutex(State(transcript: initialTranscript))
     }
 
@@ -49,18 +49,22 @@ public final class LanguageModelSession: Sendable {
     /// instructions and the definitions of the tools whose `includesSchemaInInstructions` is true; a session
     /// with neither starts with an empty transcript.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
-        let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
-        var entries: [Transcript.Entry] = []
-        if instructions != nil || !definitions.isEmpty {
-            entries.append(.instructions(Transcript.Instructions(segments: instructions?.segments ?? [], toolDefinitions: definitions)))
-        }
-        self.init(model: model, tools: tools, initialTranscript: Transcript(entries: entries))
+        self.init(anyModel: model, tools: tools, instructions: instructions)
     }
 
     /// Creates a session that continues `transcript` (its instructions entry, if any, stays the instructions).
     /// It renders the same prompt as the session the transcript came from.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
         self.init(model: model, tools: tools, initialTranscript: transcript)
+    }
+
+    convenience init(anyModel model: any LanguageModel, tools: [any Tool], instructions: Instructions?) {
+        let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
+        var entries: [Transcript.Entry] = []
+        if instructions != nil || !definitions.isEmpty {
+            entries.append(.instructions(Transcript.Instructions(segments: instructions?.segments ?? [], toolDefinitions: definitions)))
+        }
+        self.init(model: model, tools: tools, initialTranscript: Transcript(entries: entries))
     }
 
     /// Every entry so far: instructions, then the prompts, tool calls, tool outputs and responses of the

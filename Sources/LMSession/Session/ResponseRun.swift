@@ -165,9 +165,10 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try plan.options.validate()
         let model = session.model
         if case .unavailable(let reason) = model.availability {
-            let cause = model.unavailabilityCause.map { ": \($0)" } ?? ""
+            let cause = (model as? SystemLanguageModel)?.unavailabilityCause.map { ": \($0)" } ?? ""
             throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
         }
+        try checkCapabilities(model.capabilities)
         base = try session.beginRequest()
         phase = .running
         maximumToolRounds = session.maximumToolCallRounds
@@ -196,12 +197,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             transcript: Transcript(entries: base.entries + newEntries), options: options,
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
             toolDefinitions: session.tools.map { Transcript.ToolDefinition(tool: $0) })
-        let provider = session.model.provider
+        let model = session.model
         let conversation = session.conversation
         if !(conversation is any ChecksContextBudget) {
-            let needed = try await provider.tokenCount(for: .request(request))
-            if needed > provider.contextSize {
-                throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: provider.contextSize)
+            let needed = try await model.tokenCount(for: .request(request))
+            if needed > model.contextSize {
+                throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: model.contextSize)
             }
         }
         events = conversation.generate(request).makeAsyncIterator()
@@ -255,6 +256,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription:
                 "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early: \(text)"))
         }
+        if let format = plan.responseFormat, !session.conversation.constrainsStructuredOutput {
+            try format.schema.checkConformance(of: raw)
+        }
         try checkGuardrails(plan.responseFormat == nil ? text : raw.jsonString, .output)
         // The transcript keeps the value without the stream's identity (transcript JSON has no place for it).
         var stored = raw
@@ -262,7 +266,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let segment: Transcript.Segment = plan.responseFormat.map {
             .structure(Transcript.StructuredSegment(source: $0.name, content: stored))
         } ?? .text(Transcript.TextSegment(content: text))
-        newEntries.append(.response(Transcript.Response(assetIDs: session.model.provider.assetIDs, segments: [segment])))
+        newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: [segment])))
         let transcript = Transcript(entries: base.entries + newEntries)
         phase = .finished(.success(Final(rawContent: raw, transcript: transcript, firstNewEntry: base.count, usage: usage)))
         session.endRequest(transcript: transcript, usage: usage)
@@ -279,8 +283,22 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         session.endRequest(transcript: nil, usage: usage)
     }
 
+    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without guided
+    ///   generation (never a silent downgrade to text), ``LanguageModelError/unsupportedCapability(_:)`` for
+    ///   tools on a model without tool calling.
+    private func checkCapabilities(_ capabilities: LanguageModelCapabilities) throws {
+        if let format = plan.responseFormat, !capabilities.contains(.guidedGeneration) {
+            throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
+                debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
+        }
+        if !session.tools.isEmpty, !capabilities.contains(.toolCalling) {
+            throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
+                debugDescription: "The session has tools, but the model does not support tool calling."))
+        }
+    }
+
     private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
-        if case .rejected(let reason) = session.model.guardrails.check(text, direction) {
+        if case .rejected(let reason) = session.guardrails.check(text, direction) {
             throw LanguageModelSession.GenerationError.guardrailViolation(.init(debugDescription: reason))
         }
     }

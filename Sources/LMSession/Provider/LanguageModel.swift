@@ -1,18 +1,31 @@
 import Foundation
 
-/// The model behind a ``SystemLanguageModel``: the narrow protocol a ``LanguageModelSession`` drives.
+/// What a ``LanguageModelSession`` runs on (Apple's 27 `LanguageModel`): the local GGUF model
+/// (``SystemLanguageModel``, ``LocalTransformerProvider``), a model on a server
+/// (``OpenAICompatibleLanguageModel``, ``ClaudeLanguageModel``) or one you bring.
 ///
-/// It fits both the local transformer (``LocalTransformerProvider``) and a remote chat-completions model:
-/// the session hands a ``LanguageModelConversation`` the complete transcript, the generation options, the
-/// response schema (if any) and the tool definitions of one step, and consumes a stream of
-/// ``LanguageModelEvent``s. Tool execution, the transcript, rollback and the concurrency rule stay in the
-/// session. Not part of Apple's API (Apple's 27 `LanguageModelExecutor` plays this role there).
-public protocol LanguageModelProvider: Sendable {
+/// The one seam between the session and a model: the session hands a ``LanguageModelConversation`` the
+/// complete transcript, the generation options, the response schema (if any) and the tool definitions of
+/// one model call, and consumes a stream of ``LanguageModelEvent``s (deltas). Tool execution, snapshots,
+/// the transcript, rollback and the one-request-at-a-time rule stay in the session.
+///
+/// Differs from Apple's 27 protocol: Apple's model names an `Executor` type that the framework creates
+/// and caches per configuration; here the model makes one ``LanguageModelConversation`` per session (the
+/// local model keeps that session's KV cache in it), and availability, context size and token counting
+/// are part of the protocol so that every model answers them. `LanguageModelProvider` is the earlier
+/// name of this protocol.
+public protocol LanguageModel: Sendable {
     /// Whether the model can be used here; checked before every request.
     var availability: SystemLanguageModel.Availability { get }
 
     /// Tokens one session may hold: instructions, tool definitions, transcript, prompt, schema and response.
+    /// 4096 for the default local model; a server model's is the server's.
     var contextSize: Int { get }
+
+    /// What the model can do; a request that needs more throws before the model is called
+    /// (a schema without ``LanguageModelCapabilities/Capability/guidedGeneration``,
+    /// tools without ``LanguageModelCapabilities/Capability/toolCalling``).
+    var capabilities: LanguageModelCapabilities { get }
 
     /// Languages the model answers in.
     var supportedLanguages: Set<Locale.Language> { get }
@@ -22,15 +35,22 @@ public protocol LanguageModelProvider: Sendable {
 
     /// Tokens `input` takes in a request. `.request` is what the budget check compares with ``contextSize``;
     /// the other cases are its parts, counted the same way.
-    /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded.
+    /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded;
+    ///   a model without a local tokenizer may throw its own error or estimate.
     func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int
 
-    /// Per-session state (the local model's KV cache). Called once per session, lazily.
+    /// Per-session state (the local model's KV cache; a server model's connection settings). Called once
+    /// per session, when the session is created.
     func makeConversation() -> any LanguageModelConversation
 }
 
-extension LanguageModelProvider {
+/// The earlier name of ``LanguageModel``, kept so code written against it compiles.
+public typealias LanguageModelProvider = LanguageModel
+
+extension LanguageModel {
     public var availability: SystemLanguageModel.Availability { .available }
+    /// Guided generation and tool calling: what every model in this package supports.
+    public var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling]) }
     public var supportedLanguages: Set<Locale.Language> { [Locale.Language(identifier: "en")] }
     public var assetIDs: [String] { [] }
 }
@@ -48,10 +68,17 @@ public protocol LanguageModelConversation: AnyObject, Sendable {
     /// (`exceededContextWindowSize` with both token counts, `assetsUnavailable`, ...). Terminating the stream
     /// (the consumer cancelled or stopped) must stop generation within one token.
     func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error>
+
+    /// True when every structured response this conversation produces follows the request's schema by
+    /// construction (the local model masks tokens with the schema's grammar). When false (a server that
+    /// may ignore `response_format`), the session checks the complete response against the schema and
+    /// throws ``LanguageModelSession/GenerationError/decodingFailure(_:)`` when it does not conform.
+    var constrainsStructuredOutput: Bool { get }
 }
 
 extension LanguageModelConversation {
     public func prewarm(transcript: Transcript, promptPrefix: Prompt?) {}
+    public var constrainsStructuredOutput: Bool { false }
 }
 
 /// What a conversation generates from: everything one model call needs.
@@ -106,7 +133,7 @@ public struct LanguageModelUsage: Sendable, Equatable {
     }
 }
 
-/// What ``LanguageModelProvider/tokenCount(for:)`` measures.
+/// What ``LanguageModel/tokenCount(for:)`` measures.
 public enum LanguageModelTokenCountInput: Sendable {
     /// Everything a request puts before the response: instructions, tool definitions, transcript, prompt,
     /// schema and the template's turn markers. The session's budget check compares it with `contextSize`.
