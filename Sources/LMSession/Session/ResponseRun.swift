@@ -268,8 +268,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         } ?? .text(Transcript.TextSegment(content: text))
         newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: [segment])))
         let transcript = Transcript(entries: base.entries + newEntries)
+        guard session.endRequest(transcript: transcript, usage: usage) else {
+            let error = LanguageModelSession.Error.transcriptMutationWhileResponding
+            phase = .finished(.failure(error))
+            throw error
+        }
         phase = .finished(.success(Final(rawContent: raw, transcript: transcript, firstNewEntry: base.count, usage: usage)))
-        session.endRequest(transcript: transcript, usage: usage)
     }
 
     private func fail(_ error: any Error) {
@@ -280,7 +284,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = nil
         endStep()
         phase = .finished(.failure(error))
-        session.endRequest(transcript: nil, usage: usage)
+        let keeps = session.transcriptErrorHandlingPolicy == .preserveTranscript
+        session.endRequest(transcript: keeps ? Transcript(entries: base.entries + newEntries) : nil, usage: usage)
     }
 
     /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without guided
