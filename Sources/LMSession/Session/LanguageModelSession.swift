@@ -16,6 +16,9 @@ public final class LanguageModelSession: Sendable {
     let tools: [any Tool]
     /// This session's state in the provider (the KV cache of the local model).
     let conversation: any LanguageModelConversation
+    /// Instructions and tools evaluated before every model call (Apple 27), replacing the transcript's
+    /// instructions entry and ``tools``; nil for sessions made with fixed instructions.
+    let dynamicInstructions: Mutex<AnyDynamicInstructions?>
 
     struct State {
         var transcript: Transcript
@@ -29,10 +32,12 @@ public final class LanguageModelSession: Sendable {
     let state: Mutex<State>
     let registrar = ObservationRegistrar()
 
-    init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript) {
+    init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript,
+         dynamicInstructions: sending AnyDynamicInstructions? = nil) {
         self.model = model
         self.tools = tools
         self.conversation = model.makeConversation()
+        self.dynamicInstructions = Mutex(dynamicInstructions)
         self.state = Mutex(State(transcript: initialTranscript))
     }
 

@@ -56,6 +56,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var maximumToolRounds = LanguageModelSession.defaultMaximumToolCallRounds
     /// The calls of the current step, run once its stream has ended (after its usage arrived).
     private var pendingCalls: [Transcript.ToolCall]?
+    /// The tools of the current model call: the session's, or what its dynamic instructions gave.
+    private var tools: [any Tool] = []
 
     init(session: LanguageModelSession, plan: RequestPlan) {
         self.session = session
@@ -181,10 +183,20 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try await startStep()
     }
 
-    /// Checks the budget (unless the conversation checks it on the tokens it renders) and starts the next model call.
+    /// Evaluates dynamic instructions, checks the budget (unless the conversation checks it on the tokens it
+    /// renders) and starts the next model call.
     /// - Throws: ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)`` when the request's
     ///   input alone needs more tokens than the context holds.
     private func startStep() async throws {
+        tools = session.tools
+        if let dynamic = session.instructionsForNextCall() {
+            base.setInstructions(dynamic.entry)
+            tools = dynamic.tools
+        }
+        if !tools.isEmpty, !session.model.capabilities.contains(.toolCalling) {
+            throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
+                debugDescription: "The session has tools, but the model does not support tool calling."))
+        }
         text = ""
         json = IncrementalJSONReader()
         structured = nil
@@ -196,7 +208,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let request = LanguageModelRequest(
             transcript: Transcript(entries: base.entries + newEntries), options: options,
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
-            toolDefinitions: session.tools.map { Transcript.ToolDefinition(tool: $0) })
+            toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) })
         let model = session.model
         let conversation = session.conversation
         if !(conversation is any ChecksContextBudget) {
@@ -228,7 +240,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             throw LanguageModelSession.ToolCallRoundLimitError(limit: max(0, maximumToolRounds), toolCalls: calls)
         }
         newEntries.append(.toolCalls(Transcript.ToolCalls(calls)))
-        let outputs = try await ToolRunner(tools: session.tools).run(calls)
+        let outputs = try await ToolRunner(tools: tools).run(calls)
         newEntries += outputs.map { .toolOutput($0) }
         try Task.checkCancellation()
         try await startStep()
@@ -289,16 +301,11 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     }
 
     /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without guided
-    ///   generation (never a silent downgrade to text), ``LanguageModelError/unsupportedCapability(_:)`` for
-    ///   tools on a model without tool calling.
+    ///   generation (never a silent downgrade to text). (Tools are checked per model call, in `startStep`.)
     private func checkCapabilities(_ capabilities: LanguageModelCapabilities) throws {
         if let format = plan.responseFormat, !capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
                 debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
-        }
-        if !session.tools.isEmpty, !capabilities.contains(.toolCalling) {
-            throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
-                debugDescription: "The session has tools, but the model does not support tool calling."))
         }
     }
 
