@@ -8,6 +8,10 @@ struct RequestPlan: Sendable {
     /// `nil` for a text response.
     var responseFormat: Transcript.ResponseFormat?
     var includeSchemaInPrompt: Bool
+    /// Apple 27's context options of the request (reasoning level); `includeSchemaInPrompt` above wins.
+    var contextOptions = ContextOptions()
+    /// Apple 27's request metadata, handed to the model.
+    var metadata: [String: any Sendable & Codable & Equatable] = [:]
 }
 
 /// One request from start to commit: drives the provider's event stream, runs tool calls, builds cumulative
@@ -208,7 +212,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let request = LanguageModelRequest(
             transcript: Transcript(entries: base.entries + newEntries), options: options,
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
-            toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) })
+            toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) },
+            contextOptions: plan.contextOptions, metadata: plan.metadata)
         let model = session.model
         let conversation = session.conversation
         if !(conversation is any ChecksContextBudget) {
