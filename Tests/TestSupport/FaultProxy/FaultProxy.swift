@@ -44,6 +44,13 @@ public final class FaultProxy: Sendable {
         public var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
     }
 
+    /// A forwarded request and the upstream's answer.
+    public struct ForwardedExchange: Sendable {
+        public var request: RecordedRequest
+        /// The answer's body as relayed (headers removed, chunked framing undone), cut where a drop cut it.
+        public var responseBody: Data
+    }
+
     /// `http://127.0.0.1:<port>`.
     public let baseURL: URL
     public let port: Int
@@ -51,6 +58,7 @@ public final class FaultProxy: Sendable {
     private let upstream: (host: String, port: Int)?
     private let queue = Mutex<[Fault]>([])
     private let recorded = Mutex<[RecordedRequest]>([])
+    private let forwarded = Mutex<[ForwardedExchange]>([])
     private let fallback: Fault
     /// Connections whose handler has not finished yet.
     private let active = Atomic(0)
@@ -80,6 +88,9 @@ public final class FaultProxy: Sendable {
 
     /// Every request received so far, in order of arrival.
     public var requests: [RecordedRequest] { recorded.withLock { $0 } }
+
+    /// Every forwarded exchange that has ended, in order of ending.
+    public var forwardedExchanges: [ForwardedExchange] { forwarded.withLock { $0 } }
 
     /// Connections still being served (a test can wait for 0 to know no handler thread is left).
     public var activeConnections: Int { active.load(ordering: .sequentiallyConsistent) }
@@ -161,11 +172,14 @@ public final class FaultProxy: Sendable {
         }
         head += "Content-Length: \(request.body.count)\r\n\r\n"
         guard server.write(head), server.write(request.body) else { return }
+        var relayed: [UInt8] = []
+        defer { forwarded.withLock { $0.append(ForwardedExchange(request: request, responseBody: Self.body(of: relayed))) } }
         var headerBytes: [UInt8] = []
         var bodySent: Int? = nil
         while true {
             let bytes = server.read()
             if bytes.isEmpty { return }
+            relayed += bytes
             guard let limit = dropAfter else {
                 if !client.write(bytes) { return }
                 continue
@@ -185,6 +199,23 @@ public final class FaultProxy: Sendable {
                 if take >= limit { return }
             }
         }
+    }
+
+    /// The body of a raw HTTP response: after the head, with chunked framing undone when the head says so.
+    static func body(of raw: [UInt8]) -> Data {
+        guard let end = HTTPRequestReader.headEnd(raw) else { return Data() }
+        let head = String(decoding: raw[..<end], as: UTF8.self).lowercased()
+        var rest = Array(raw[end...])
+        guard head.contains("transfer-encoding: chunked") else { return Data(rest) }
+        var body: [UInt8] = []
+        while let lineEnd = rest.indices.dropLast().first(where: { rest[$0] == 13 && rest[$0 + 1] == 10 }),
+              let size = Int(String(decoding: rest[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16), size > 0 {
+            let start = lineEnd + 2
+            body += rest[start..<min(rest.count, start + size)]
+            guard start + size + 2 <= rest.count else { break }
+            rest = Array(rest[(start + size + 2)...])
+        }
+        return Data(body)
     }
 
     private static let streamHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"

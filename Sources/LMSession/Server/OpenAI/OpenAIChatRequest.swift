@@ -62,7 +62,9 @@ enum OpenAIChatRequest {
 
     static func messages(for entry: Transcript.Entry) -> [ServerJSON] {
         switch entry {
-        case .instructions(let e): [message("system", text(e.segments))]
+        // A session with tools and no instructions has an instructions entry listing only the tools
+        // (they go in `tools`): no empty system message for it.
+        case .instructions(let e): text(e.segments).isEmpty ? [] : [message("system", text(e.segments))]
         case .prompt(let e): [message("user", text(e.segments))]
         case .response(let e): [message("assistant", text(e.segments))]
         case .toolOutput(let e): [.object([("role", .string("tool")), ("tool_call_id", .string(e.id)), ("content", .string(text(e.segments)))])]

@@ -114,6 +114,9 @@ struct OpenAIChatStream {
             } catch {
                 throw ServerModelError.invalidToolCallArguments(toolName: call.name, reason: "not JSON: \(redactor.redact(String(text.prefix(200))))")
             }
+            guard arguments.isComplete else {
+                throw ServerModelError.invalidToolCallArguments(toolName: call.name, reason: "not JSON: \(redactor.redact(String(text.prefix(200))))")
+            }
             guard case .structure = arguments.kind else {
                 throw ServerModelError.invalidToolCallArguments(toolName: call.name, reason: "not a JSON object: \(redactor.redact(String(text.prefix(200))))")
             }
