@@ -46,14 +46,14 @@ struct HTTPStreamingClientTests {
     }
 
     @Test func aClosedPortIsUnreachable() async throws {
-        let proxy = try FaultProxy()
-        let url = proxy.baseURL
-        proxy.stop()
+        let port = try RefusingPort()
+        let url = port.baseURL
         let request = HTTPStreamingRequest(url: url.appendingPathComponent("x"), timeout: 5)
         await #expect { try await HTTPStreamingClient.send(request) } throws: { error in
             guard case ServerModelError.unreachable(let what) = error else { return false }
             return what.hasPrefix(url.absoluteString)
         }
+        withExtendedLifetime(port) {}
     }
 
     @Test func aSlowFirstByteTimesOutWithinTheTimeout() async throws {

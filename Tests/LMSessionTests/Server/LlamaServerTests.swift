@@ -37,10 +37,12 @@ struct LlamaServerTests {
     @Test func aPlainPromptGetsTextAndTheServersUsage() async throws {
         let proxy = try FaultProxy(upstream: try LlamaServer.baseURL())
         defer { proxy.stop() }
-        let session = LanguageModelSession(model: Self.model(proxy.baseURL), instructions: "You are a helpful assistant.")
+        let model = Self.model(proxy.baseURL)
+        #expect(await model.checkAvailability() == .available)
+        let session = LanguageModelSession(model: model, instructions: "You are a helpful assistant.")
         let response = try await session.respond(to: "Name a color.", options: Self.greedy)
         #expect(!response.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
-        let exchange = try #require(proxy.forwardedExchanges.first)
+        let exchange = try #require(proxy.forwardedExchanges.first { $0.request.path == "/v1/chat/completions" })
         let reported = try Self.parse(exchange.responseBody)
         #expect(reported.text == response.content)
         #expect(reported.prompt > 10 && reported.completion > 0 && reported.completion <= 24)

@@ -120,10 +120,9 @@ struct OpenAIFaultTests {
     }
 
     @Test func anUnreachableServerMakesTheModelUnavailableUntilItAnswers() async throws {
-        let proxy = try FaultProxy()
-        let model = OpenAIStreams.model(proxy)
-        let url = proxy.baseURL
-        proxy.stop()
+        let port = try RefusingPort()
+        let url = port.baseURL
+        let model = OpenAICompatibleLanguageModel(baseURL: url.appendingPathComponent("v1"), model: "m", apiKey: OpenAIStreams.secret, timeout: 5)
         let session = LanguageModelSession(model: model)
         await #expect { try await session.respond(to: "x") } throws: { error in
             guard case ServerModelError.unreachable(let what) = error else { return false }
@@ -132,6 +131,7 @@ struct OpenAIFaultTests {
         #expect(model.availability == .unavailable(.modelNotReady))
         #expect(await model.checkAvailability() == .unavailable(.modelNotReady))
         #expect(session.transcript.isEmpty)
+        withExtendedLifetime(port) {}
     }
 
     @Test func theKeyIsInNoDescriptionOfTheModel() throws {

@@ -112,4 +112,45 @@ struct OpenAIScriptedTests {
         await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "A recipe", generating: Recipe.self) }
         #expect(session.transcript.isEmpty)
     }
+
+    @Test func manyConcurrentSessionsEachGetTheirOwnStream() async throws {
+        // Every answer echoes its request's last user message word by word, so a session can tell its own.
+        let proxy = try FaultProxy(defaultFault: .dynamic { request in
+            let messages = request.json?["messages"] as? [[String: Any]] ?? []
+            let prompt = messages.last { $0["role"] as? String == "user" }?["content"] as? String ?? "?"
+            return .stream(chunks: OpenAIStreams.text(prompt.split(separator: " ").map { $0 + " " }), interval: .milliseconds(1))
+        })
+        defer { proxy.stop() }
+        let model = OpenAIStreams.model(proxy, timeout: 20)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for s in 0..<16 {
+                group.addTask {
+                    let session = LanguageModelSession(model: model)
+                    for round in 0..<4 {
+                        let prompt = "session \(s) round \(round) " + (0..<20).map { "w\(s)x\($0)" }.joined(separator: " ")
+                        var last = ""
+                        for try await snapshot in session.streamResponse(to: prompt) {
+                            #expect(snapshot.content.hasPrefix(last))
+                            last = snapshot.content
+                        }
+                        #expect(last == prompt + " ")
+                    }
+                    #expect(session.transcript.count == 8)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(proxy.requests.count == 64)
+    }
+
+    @Test func anErrorInsideTheStreamIsTyped() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        proxy.enqueue(.stream(chunks: [OpenAIStreams.delta("par"), OpenAIStreams.event(#"{"error":{"code":500,"message":"slot crashed","type":"server_error"}}"#)]))
+        let session = LanguageModelSession(model: OpenAIStreams.model(proxy))
+        await #expect(throws: ServerModelError.invalidResponse("the server reported an error mid-stream: slot crashed")) {
+            try await session.respond(to: "x")
+        }
+        #expect(session.transcript.isEmpty)
+    }
 }

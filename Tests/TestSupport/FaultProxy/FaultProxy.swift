@@ -26,6 +26,9 @@ public final class FaultProxy: Sendable {
         case delay(Duration, then: Fault)
         /// Answers 200 `text/event-stream` and repeats `chunk` every `interval` until the client goes away.
         case endless(chunk: Data, interval: Duration)
+        /// Decides from the request (for example a stream that echoes the prompt, so concurrent clients can
+        /// tell their own answer).
+        case dynamic(@Sendable (RecordedRequest) -> Fault)
         /// Answers 200 with a body of `bytes` bytes of `filler` (Content-Length set), written as fast as read.
         case oversized(bytes: Int, filler: UInt8 = UInt8(ascii: "x"))
     }
@@ -143,6 +146,8 @@ public final class FaultProxy: Sendable {
                 guard client.write(Self.chunked(chunk)) else { return }
             }
             if complete { _ = client.write("0\r\n\r\n") }
+        case .dynamic(let decide):
+            play(decide(request), request: request, client: client)
         case .delay(let delay, let then):
             Thread.sleep(forTimeInterval: delay.seconds)
             play(then, request: request, client: client)

@@ -12,6 +12,11 @@ struct LoopbackSocket: Sendable {
 
     /// A socket listening on 127.0.0.1 at a port the system picks; nil when that fails.
     static func listen() -> (socket: LoopbackSocket, port: Int)? {
+        bindLoopback(listening: true)
+    }
+
+    /// A socket bound to 127.0.0.1 at a port the system picks, listening or not; nil when that fails.
+    static func bindLoopback(listening: Bool) -> (socket: LoopbackSocket, port: Int)? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
@@ -21,7 +26,7 @@ struct LoopbackSocket: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, Glibc.listen(fd, 64) == 0 else { close(fd); return nil }
+        guard bound == 0, !listening || Glibc.listen(fd, 64) == 0 else { close(fd); return nil }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
