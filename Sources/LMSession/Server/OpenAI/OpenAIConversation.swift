@@ -47,21 +47,15 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
             throw OpenAIErrorMapping.httpError(status: response.statusCode, headers: response.headers, body: excerpt,
                                                contextSize: model.contextSize, hasCredential: model.apiKey != nil, redactor: redactor)
         }
-        var parser = ServerSentEventParser()
         var stream = OpenAIChatStream(redactor: redactor)
-        reading: for try await chunk in response.body {
-            for event in try parser.feed(chunk) {
-                do {
-                    if let text = try stream.read(event) { emit(.text(text)) }
-                } catch let error as LanguageModelError {
-                    if case .contextSizeExceeded(var overflow) = error, overflow.contextSize == 0 {
-                        overflow.contextSize = model.contextSize
-                        throw LanguageModelError.contextSizeExceeded(overflow)
-                    }
-                    throw error
-                }
-                if stream.done { break reading }
+        for try await event in response.events() {
+            do {
+                if let text = try stream.read(event) { emit(.text(text)) }
+            } catch LanguageModelError.contextSizeExceeded(var overflow) where overflow.contextSize == 0 {
+                overflow.contextSize = model.contextSize
+                throw LanguageModelError.contextSizeExceeded(overflow)
             }
+            if stream.done { break }
         }
         try Task.checkCancellation()
         let calls = try stream.finish()
