@@ -153,4 +153,24 @@ struct OpenAIScriptedTests {
         }
         #expect(session.transcript.isEmpty)
     }
+
+    @Test func cancellingAStreamingConsumerClosesTheConnectionAndRollsBack() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        proxy.enqueue(.endless(chunk: OpenAIStreams.delta("more "), interval: .milliseconds(10)))
+        let session = LanguageModelSession(model: OpenAIStreams.model(proxy, timeout: 30))
+        let consumer = Task {
+            var count = 0
+            for try await _ in session.streamResponse(to: "x") { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        consumer.cancel()
+        _ = try? await consumer.value
+        let deadline = ContinuousClock.now + .seconds(5)
+        while proxy.activeConnections > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(proxy.activeConnections == 0, "the server still streams to a cancelled request")
+        #expect(session.transcript.isEmpty)
+        #expect(!session.isResponding)
+    }
 }
