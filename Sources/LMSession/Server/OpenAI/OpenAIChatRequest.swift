@@ -1,0 +1,110 @@
+import Foundation
+
+/// Builds the body of a `POST /chat/completions` request from a ``LanguageModelRequest``.
+///
+/// Messages: instructions -> `system`, prompt -> `user`, response -> `assistant` (a structured response as
+/// its JSON text), tool calls -> `assistant` with `tool_calls` (arguments as JSON text), tool output ->
+/// `tool` with `tool_call_id`. Options: `temperature`; greedy sampling -> `temperature: 0` (llama.cpp then
+/// samples greedily; no `top_k`, which OpenAI rejects); `random(top:)` -> `top_k`; `random(probabilityThreshold:)`
+/// -> `top_p`; the seed -> `seed`; `maximumResponseTokens` -> `max_tokens`. Tools -> `tools` with
+/// `tool_choice` from ``GenerationOptions/toolCallingMode`` (`auto`, `required`, `none`). A schema ->
+/// `response_format: {type: json_schema, json_schema: {name, strict: true, schema}}`.
+enum OpenAIChatRequest {
+    static func body(for request: LanguageModelRequest, model: String) -> ServerJSON {
+        var members: [(String, ServerJSON)] = [
+            ("model", .string(model)),
+            ("messages", .array(request.transcript.flatMap(messages(for:)))),
+            ("stream", .bool(true)),
+            ("stream_options", .object([("include_usage", .bool(true))])),
+        ]
+        members += sampling(request.options)
+        if !request.toolDefinitions.isEmpty {
+            members.append(("tools", .array(request.toolDefinitions.map(tool))))
+            let choice = switch request.options.toolCallingMode?.kind ?? .allowed {
+            case .allowed: "auto"
+            case .required: "required"
+            case .disallowed: "none"
+            }
+            members.append(("tool_choice", .string(choice)))
+        }
+        if let schema = request.schema {
+            members.append(("response_format", .object([
+                ("type", .string("json_schema")),
+                ("json_schema", .object([
+                    ("name", .string(schemaName(schema))),
+                    ("strict", .bool(true)),
+                    ("schema", .raw(schema.jsonSchemaText())),
+                ])),
+            ])))
+        }
+        return .object(members)
+    }
+
+    static func sampling(_ options: GenerationOptions) -> [(String, ServerJSON)] {
+        var members: [(String, ServerJSON)] = []
+        switch options.samplingMode?.kind {
+        case .greedy?:
+            members.append(("temperature", .double(0)))
+        case let .top(k, seed)?:
+            options.temperature.map { members.append(("temperature", .double($0))) }
+            members.append(("top_k", .int(k)))
+            seed.map { members.append(("seed", .int(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }
+        case let .nucleus(p, seed)?:
+            options.temperature.map { members.append(("temperature", .double($0))) }
+            members.append(("top_p", .double(p)))
+            seed.map { members.append(("seed", .int(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }
+        case nil:
+            options.temperature.map { members.append(("temperature", .double($0))) }
+        }
+        options.maximumResponseTokens.map { members.append(("max_tokens", .int($0))) }
+        return members
+    }
+
+    static func messages(for entry: Transcript.Entry) -> [ServerJSON] {
+        switch entry {
+        // A session with tools and no instructions has an instructions entry listing only the tools
+        // (they go in `tools`): no empty system message for it.
+        case .instructions(let e): text(e.segments).isEmpty ? [] : [message("system", text(e.segments))]
+        case .prompt(let e): [message("user", text(e.segments))]
+        case .response(let e): [message("assistant", text(e.segments))]
+        case .toolOutput(let e): [.object([("role", .string("tool")), ("tool_call_id", .string(e.id)), ("content", .string(text(e.segments)))])]
+        case .toolCalls(let calls):
+            [.object([
+                ("role", .string("assistant")),
+                ("content", .null),
+                ("tool_calls", .array(calls.map { call in
+                    .object([("id", .string(call.id)), ("type", .string("function")),
+                             ("function", .object([("name", .string(call.toolName)), ("arguments", .string(call.arguments.jsonString))]))])
+                })),
+            ])]
+        }
+    }
+
+    private static func message(_ role: String, _ content: String) -> ServerJSON {
+        .object([("role", .string(role)), ("content", .string(content))])
+    }
+
+    private static func text(_ segments: [Transcript.Segment]) -> String {
+        segments.map { segment in
+            switch segment {
+            case .text(let t): t.content
+            case .structure(let s): s.content.jsonString
+            }
+        }.joined(separator: "\n")
+    }
+
+    private static func tool(_ definition: Transcript.ToolDefinition) -> ServerJSON {
+        .object([("type", .string("function")), ("function", .object([
+            ("name", .string(definition.name)),
+            ("description", .string(definition.description)),
+            ("parameters", .raw(definition.parameters.jsonSchemaText())),
+        ]))])
+    }
+
+    /// OpenAI wants `^[a-zA-Z0-9_-]{1,64}$`.
+    private static func schemaName(_ schema: GenerationSchema) -> String {
+        let name = String((schema.title ?? "response").unicodeScalars
+            .map { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" || $0 == "-" ? Character($0) : "_" }.prefix(64))
+        return name.isEmpty ? "response" : name
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// One session's connection to an ``OpenAICompatibleLanguageModel``: each `generate` is one streamed
+/// `POST {baseURL}/chat/completions`. It keeps no state between calls (the server gets the whole transcript
+/// every time), and leaves the context budget to the server (``ChecksContextBudget``).
+final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
+    let model: OpenAICompatibleLanguageModel
+
+    init(model: OpenAICompatibleLanguageModel) {
+        self.model = model
+    }
+
+    /// Text deltas as they arrive, then `.toolCalls` (when the model called tools), then `.usage`.
+    /// Terminating the stream cancels the HTTP request.
+    func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
+        let model = self.model
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await Self.run(request, model: model) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Sends the request and reads its event stream.
+    /// - Throws: see ``OpenAICompatibleLanguageModel``.
+    static func run(_ request: LanguageModelRequest, model: OpenAICompatibleLanguageModel,
+                    emit: (LanguageModelEvent) -> Void) async throws {
+        let body = Data(OpenAIChatRequest.body(for: request, model: model.model).text.utf8)
+        let redactor = model.redactor
+        let response: HTTPStreamingResponse
+        do {
+            response = try await HTTPStreamingClient.send(model.makeHTTPRequest(path: "chat/completions", body: body))
+        } catch ServerModelError.unreachable(let what) {
+            model.health.reachable = false
+            throw ServerModelError.unreachable(what)
+        }
+        model.health.reachable = true
+        defer { response.cancel() }
+        guard response.statusCode == 200 else {
+            let excerpt = try await response.collect(limit: 64 << 10)
+            throw OpenAIErrorMapping.httpError(status: response.statusCode, headers: response.headers, body: excerpt,
+                                               contextSize: model.contextSize, hasCredential: model.apiKey != nil, redactor: redactor)
+        }
+        var stream = OpenAIChatStream(redactor: redactor)
+        for try await event in response.events() {
+            do {
+                if let text = try stream.read(event) { emit(.text(text)) }
+            } catch LanguageModelError.contextSizeExceeded(var overflow) where overflow.contextSize == 0 {
+                overflow.contextSize = model.contextSize
+                throw LanguageModelError.contextSizeExceeded(overflow)
+            }
+            if stream.done { break }
+        }
+        try Task.checkCancellation()
+        let calls = try stream.finish()
+        if !calls.isEmpty { emit(.toolCalls(calls)) }
+        if let usage = stream.usage { emit(.usage(usage)) }
+    }
+}
