@@ -1,0 +1,92 @@
+import Foundation
+
+/// Claude, through the Anthropic Messages API (`POST {baseURL}/v1/messages`, streamed), as a
+/// ``LanguageModel`` for ``LanguageModelSession`` (the published "Claude for Foundation Models" package's
+/// `ClaudeLanguageModel`, on Linux).
+///
+/// ```swift
+/// let model = ClaudeLanguageModel(name: .sonnet4_6, auth: .apiKey(key))
+/// let session = LanguageModelSession(model: model)
+/// let answer = try await session.respond(to: "Name three moons of Jupiter.")
+/// ```
+///
+/// Streaming, tools (the session runs them between model calls), structured output (`output_config.format`,
+/// when the model has it) and server tools work as with any model. Differs from the published package:
+/// no App Attest (an Apple-only service: `AuthMode` has no `.appAttest`), no fallback models, the auth
+/// type is nested (``AuthMode``), and thinking is not requested (its blocks, if a model thinks anyway, are
+/// kept out of the response and replayed only within one request's tool loop).
+///
+/// The API key is sent only as the `x-api-key` header; it never appears in errors, descriptions, `dump`
+/// output or the transcript.
+public struct ClaudeLanguageModel: Sendable {
+    /// The model and what its requests may carry.
+    public let model: ClaudeModel
+    /// Where requests go: `{baseURL}/v1/messages`.
+    public let baseURL: URL
+    /// Seconds a request may wait for the server's next bytes before it fails with
+    /// ``LanguageModelError/timeout(_:)``.
+    public let timeout: TimeInterval
+    /// Tools that run on Anthropic's servers, sent with every request.
+    public let serverTools: Set<ClaudeServerTool>
+    /// The effort sent as `output_config.effort` on every request; nil sends none (the API's default).
+    public let fixedEffort: ClaudeModel.Effort?
+    /// How requests authenticate.
+    let auth: AuthMode
+
+    /// The Anthropic API.
+    public static let defaultBaseURL = URL(string: "https://api.anthropic.com")!
+
+    /// How requests authenticate.
+    public enum AuthMode: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+        /// Sends `key` as the `x-api-key` header. Fine for development and servers; a key shipped in an app
+        /// can be extracted from it.
+        case apiKey(String)
+        /// Sends no key, only `headers`, to a relay at `baseURL` that adds the credential itself.
+        case proxied(headers: [String: String])
+
+        public var description: String {
+            switch self {
+            case .apiKey(let key): key.isEmpty ? "apiKey(<empty>)" : "apiKey(<redacted>)"
+            case .proxied(let headers): "proxied(headers: \(headers.keys.sorted()))"
+            }
+        }
+        public var debugDescription: String { description }
+        /// What `dump` and `Mirror` show: the case, never the key or header values.
+        public var customMirror: Mirror { Mirror(self, children: ["auth": description], displayStyle: .enum) }
+    }
+
+    /// - Parameters:
+    ///   - name: the model (a constant such as `.sonnet4_6`, or ``ClaudeModel/init(id:capabilities:contextSize:)``).
+    ///   - auth: ``AuthMode/apiKey(_:)``, or ``AuthMode/proxied(headers:)`` with a relay's `baseURL`.
+    ///   - fixedEffort: sent as `output_config.effort` on every request. Precondition: one of the model's
+    ///     ``ClaudeModel/Capabilities/effortLevels`` (a programmer error traps).
+    ///   - serverTools: tools run by Anthropic's servers (web search, web fetch, code execution).
+    ///   - baseURL: the API's origin; requests go to `{baseURL}/v1/messages`.
+    ///   - timeout: seconds to wait for the server's next bytes; 60 by default.
+    public init(name: ClaudeModel, auth: AuthMode, fixedEffort: ClaudeModel.Effort? = nil,
+                serverTools: Set<ClaudeServerTool> = [], baseURL: URL = ClaudeLanguageModel.defaultBaseURL,
+                timeout: TimeInterval = 60) {
+        if let fixedEffort {
+            precondition(name.capabilities.effortLevels.contains(fixedEffort),
+                         "\(name.id) does not accept effort '\(fixedEffort.rawValue)'; it accepts \(name.capabilities.effortLevels.map(\.rawValue).sorted())")
+        }
+        self.model = name
+        self.auth = auth
+        self.fixedEffort = fixedEffort
+        self.serverTools = serverTools
+        self.baseURL = baseURL
+        self.timeout = timeout
+    }
+}
+
+extension ClaudeLanguageModel: CustomStringConvertible, CustomReflectable {
+    public var description: String {
+        "ClaudeLanguageModel(\(model.id), auth: \(auth), baseURL: \(baseURL.absoluteString), timeout: \(timeout)s)"
+    }
+
+    /// What `dump` shows: every setting, with the credential redacted.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["model": model, "auth": auth.description, "fixedEffort": fixedEffort as Any,
+                                "serverTools": serverTools, "baseURL": baseURL, "timeout": timeout], displayStyle: .struct)
+    }
+}

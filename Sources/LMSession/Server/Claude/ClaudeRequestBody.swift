@@ -1,0 +1,133 @@
+import LMGrammar
+
+/// The Messages API request body for one model call, built from a ``LanguageModelRequest`` (pure: no I/O).
+///
+/// Fields: `model`, `max_tokens` (the options' `maximumResponseTokens`, else ``defaultMaxTokens``), `system`
+/// (the instructions), `messages` (see `ClaudeRequestBody+Messages.swift`), `tools` (the session's tools, then
+/// the server tools by name) and `tool_choice` (only when there are tools: `any` for `.required`, `none` for
+/// `.disallowed`), sampling parameters (only when the model takes them), `output_config` (`effort` from
+/// `fixedEffort`, `format` for a schema) and `stream: true`.
+struct ClaudeRequestBody: Sendable {
+    /// The body.
+    var json: JSONValue
+    /// `anthropic-beta` values the request needs (from server tools), sorted.
+    var betas: [String]
+
+    /// `max_tokens` when the options set none (the API requires the field).
+    static let defaultMaxTokens = 16_000
+
+    /// Settings of the model that shape every request.
+    struct Settings: Sendable {
+        var model: ClaudeModel
+        var fixedEffort: ClaudeModel.Effort?
+        var serverTools: Set<ClaudeServerTool>
+    }
+
+    /// - Parameter replay: blocks of earlier steps of this request (thinking, server tool activity) to send
+    ///   back in front of the tool calls they preceded, keyed by the id of the step's first tool call.
+    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without
+    ///   structured output (never downgraded to text); ``ClaudeError/forcedToolUseUnsupported`` for
+    ///   `.required` on a model without forced tool use.
+    init(_ request: LanguageModelRequest, settings: Settings, replay: [String: [JSONValue]] = [:]) throws {
+        let model = settings.model
+        var body: [JSONMember] = [.init(key: "model", value: .text(model.id)),
+                                  .init(key: "max_tokens", value: .integer(request.options.maximumResponseTokens ?? Self.defaultMaxTokens))]
+        let conversation = Self.messages(from: request.transcript, replay: replay)
+        if let system = conversation.system { body.append(.init(key: "system", value: .text(system))) }
+        body.append(.init(key: "messages", value: .items(conversation.messages)))
+
+        let serverTools = settings.serverTools.compactMap { tool in tool.definition.map { (tool, $0) } }.sorted { $0.0.name < $1.0.name }
+        let tools = request.toolDefinitions.map(Self.toolDefinition) + serverTools.map(\.1)
+        if !tools.isEmpty {
+            body.append(.init(key: "tools", value: .items(tools)))
+            switch request.options.toolCallingMode?.kind ?? .allowed {
+            case .allowed: break
+            case .required:
+                guard model.capabilities.forcedToolUse else { throw ClaudeError.forcedToolUseUnsupported }
+                body.append(.init(key: "tool_choice", value: .members([.init(key: "type", value: .text("any"))])))
+            case .disallowed:
+                body.append(.init(key: "tool_choice", value: .members([.init(key: "type", value: .text("none"))])))
+            }
+        }
+        if model.capabilities.samplingParams { body += Self.sampling(request.options) }
+
+        var outputConfig: [JSONMember] = []
+        if let effort = settings.fixedEffort { outputConfig.append(.init(key: "effort", value: .text(effort.rawValue))) }
+        if let schema = request.schema {
+            guard model.capabilities.structuredOutput else {
+                throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: schema.formatName.isEmpty ? nil : schema.formatName,
+                    debugDescription: "\(model.id) does not support structured output (output_config.format), so it cannot follow the response schema."))
+            }
+            outputConfig.append(.init(key: "format", value: .members([
+                .init(key: "type", value: .text("json_schema")),
+                .init(key: "schema", value: Self.strictSchema(schema.jsonValue)),
+            ])))
+        }
+        if !outputConfig.isEmpty { body.append(.init(key: "output_config", value: .members(outputConfig))) }
+        body.append(.init(key: "stream", value: .bool(true)))
+        json = .members(body)
+        betas = Set(serverTools.compactMap(\.0.betaHeader)).sorted()
+    }
+
+    /// Compact JSON text of the body.
+    var text: String { json.compactText }
+
+    // MARK: - Parts
+
+    /// `temperature` (clamped to the API's 0...1), and the sampling mode: greedy as `top_k: 1`, top-k as
+    /// `top_k`, nucleus as `top_p` (then without `temperature`: current models reject the two together).
+    /// Seeds have no field in the API and are not sent.
+    static func sampling(_ options: GenerationOptions) -> [JSONMember] {
+        var members: [JSONMember] = []
+        var temperature = options.temperature.map { min(max($0, 0), 1) }
+        switch options.samplingMode?.mode {
+        case .greedy?: members.append(.init(key: "top_k", value: .integer(1)))
+        case let .topK(k, _)?: members.append(.init(key: "top_k", value: .integer(k)))
+        case let .nucleus(p, _)?:
+            members.append(.init(key: "top_p", value: .double(p)))
+            temperature = nil
+        case nil: break
+        }
+        if let temperature { members.insert(.init(key: "temperature", value: .double(temperature)), at: 0) }
+        return members
+    }
+
+    /// `{name, description, input_schema}` for one of the session's tools.
+    static func toolDefinition(_ tool: Transcript.ToolDefinition) -> JSONValue {
+        .members([.init(key: "name", value: .text(tool.name)),
+                  .init(key: "description", value: .text(tool.description)),
+                  .init(key: "input_schema", value: strictSchema(tool.parameters.jsonValue))])
+    }
+
+    /// Keys the API's JSON-schema validator takes; everything else (`title`, `x-order`, numeric and length
+    /// bounds, `pattern`) is dropped. Dropped guides are still enforced: the session checks a structured
+    /// response against the full schema (``LanguageModelConversation/constrainsStructuredOutput`` is false).
+    private static let schemaKeys: Set<String> = ["type", "properties", "required", "items", "enum", "const", "anyOf",
+                                                  "allOf", "oneOf", "$ref", "$defs", "definitions", "description",
+                                                  "format", "additionalProperties"]
+    /// Keys whose value maps names to schemas: the names stay, the schemas are cleaned.
+    private static let schemaMapKeys: Set<String> = ["properties", "$defs", "definitions"]
+
+    /// `schema` with only ``schemaKeys``, and `additionalProperties: false` on every object (the API requires it).
+    static func strictSchema(_ schema: JSONValue) -> JSONValue {
+        switch schema {
+        case let .object(members, _):
+            var kept: [JSONMember] = []
+            for member in members where schemaKeys.contains(member.key) {
+                if schemaMapKeys.contains(member.key), case let .object(named, _) = member.value {
+                    kept.append(.init(key: member.key, value: .members(named.map { .init(key: $0.key, value: strictSchema($0.value)) })))
+                } else {
+                    kept.append(.init(key: member.key, value: strictSchema(member.value)))
+                }
+            }
+            if schema["type"] == .text("object"), schema["additionalProperties"] == nil {
+                kept.append(.init(key: "additionalProperties", value: .bool(false)))
+            }
+            return .members(kept)
+        case let .array(items, _):
+            return .items(items.map(strictSchema))
+        default:
+            return schema
+        }
+    }
+}
