@@ -32,6 +32,8 @@ public struct ClaudeLanguageModel: Sendable {
     public let fixedEffort: ClaudeModel.Effort?
     /// How requests authenticate.
     let auth: AuthMode
+    /// Whether the server was reachable at the last request (drives ``availability``); shared by copies.
+    let reachability = ServerReachability()
 
     /// The Anthropic API.
     public static let defaultBaseURL = URL(string: "https://api.anthropic.com")!
