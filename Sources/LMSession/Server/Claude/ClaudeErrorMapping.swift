@@ -7,14 +7,20 @@ import LMGrammar
 /// The body is the API's `{"type":"error","error":{"type":…,"message":…}}`, or llama.cpp's
 /// `{"error":{"code":…,"message":…,"type":…,"n_prompt_tokens":…,"n_ctx":…}}` (its stream's `error` event
 /// carries the inner object alone). Every message is redacted before it is stored.
-enum ClaudeErrorMapping {
+package enum ClaudeErrorMapping {
     /// What the mapping needs to know about the model and the request.
-    struct Context: Sendable {
+    package struct Context: Sendable {
         /// The model's context size, for an overflow the server did not size.
         var contextSize: Int
         /// Whether the request carried an API key (a 401 without one is a missing credential).
         var sentAPIKey: Bool
         var redactor: SecretRedactor
+
+        package init(contextSize: Int, sentAPIKey: Bool, redactor: SecretRedactor) {
+            self.contextSize = contextSize
+            self.sentAPIKey = sentAPIKey
+            self.redactor = redactor
+        }
     }
 
     /// The error for an HTTP error response.
@@ -29,7 +35,7 @@ enum ClaudeErrorMapping {
     /// - 529, 503, `overloaded_error` → ``ClaudeError/overloaded(message:)``.
     /// - Any other readable error → ``ClaudeError/api(status:type:message:)``; an unreadable body →
     ///   ``ServerModelError/httpStatus(code:bodyExcerpt:)``.
-    static func error(status: Int, headers: [String: String], body: Data, context: Context, now: Date = Date()) -> any Error {
+    package static func error(status: Int, headers: [String: String], body: Data, context: Context, now: Date = Date()) -> any Error {
         let detail = (try? JSONValue.parse(String(decoding: body, as: UTF8.self))).flatMap(errorObject)
         let type = detail?["type"]?.stringValue ?? ""
         let message = context.redactor.redact(detail?["message"]?.stringValue ?? "")
@@ -56,7 +62,7 @@ enum ClaudeErrorMapping {
     }
 
     /// The error for an `error` event in the stream (`data` is its JSON text).
-    static func streamError(data: String, context: Context) -> any Error {
+    package static func streamError(data: String, context: Context) -> any Error {
         guard let json = try? JSONValue.parse(data), let detail = errorObject(json) else {
             return ServerModelError.invalidResponse("unreadable error event: \(context.redactor.excerpt(Data(data.utf8)))")
         }

@@ -7,20 +7,26 @@ import LMGrammar
 /// the server tools by name) and `tool_choice` (only when there are tools: `any` for `.required`, `none` for
 /// `.disallowed`), sampling parameters (only when the model takes them), `output_config` (`effort` from
 /// `fixedEffort`, `format` for a schema) and `stream: true`.
-struct ClaudeRequestBody: Sendable {
+package struct ClaudeRequestBody: Sendable {
     /// The body.
     var json: JSONValue
     /// `anthropic-beta` values the request needs (from server tools), sorted.
-    var betas: [String]
+    package var betas: [String]
 
     /// `max_tokens` when the options set none (the API requires the field).
-    static let defaultMaxTokens = 16_000
+    package static let defaultMaxTokens = 16_000
 
     /// Settings of the model that shape every request.
-    struct Settings: Sendable {
+    package struct Settings: Sendable {
         var model: ClaudeModel
         var fixedEffort: ClaudeModel.Effort?
         var serverTools: Set<ClaudeServerTool>
+
+        package init(model: ClaudeModel, fixedEffort: ClaudeModel.Effort? = nil, serverTools: Set<ClaudeServerTool> = []) {
+            self.model = model
+            self.fixedEffort = fixedEffort
+            self.serverTools = serverTools
+        }
     }
 
     /// - Parameter replay: blocks of earlier steps of this request (thinking, server tool activity) to send
@@ -28,7 +34,7 @@ struct ClaudeRequestBody: Sendable {
     /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without
     ///   structured output (never downgraded to text); ``ClaudeError/forcedToolUseUnsupported`` for
     ///   `.required` on a model without forced tool use.
-    init(_ request: LanguageModelRequest, settings: Settings, replay: [String: [JSONValue]] = [:]) throws {
+    package init(_ request: LanguageModelRequest, settings: Settings, replay: [String: [JSONValue]] = [:]) throws {
         let model = settings.model
         var body: [JSONMember] = [.init(key: "model", value: .text(model.id)),
                                   .init(key: "max_tokens", value: .integer(request.options.maximumResponseTokens ?? Self.defaultMaxTokens))]
@@ -70,7 +76,14 @@ struct ClaudeRequestBody: Sendable {
     }
 
     /// Compact JSON text of the body.
-    var text: String { json.compactText }
+    package var text: String { json.compactText }
+
+    /// A JSON value as the body holds it (replayed blocks are given in this form).
+    package typealias JSON = JSONValue
+
+    /// `text` read as a ``JSON`` value (for replayed blocks kept as text).
+    /// - Throws: `JSONParseError` when `text` is not JSON.
+    package static func parseJSON(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
 
     // MARK: - Parts
 

@@ -16,7 +16,7 @@ import LMGrammar
 /// Stop reasons: `end_turn`, `stop_sequence`, `max_tokens`, `tool_use`, `pause_turn` end normally (the
 /// session sees what came); `refusal` throws ``LanguageModelError/refusal(_:)``;
 /// `model_context_window_exceeded` throws ``LanguageModelError/contextSizeExceeded(_:)``.
-struct ClaudeStreamDecoder {
+package struct ClaudeStreamDecoder {
     let errorContext: ClaudeErrorMapping.Context
 
     /// A content block being streamed, by its index.
@@ -33,22 +33,24 @@ struct ClaudeStreamDecoder {
     private var toolCalls: [Transcript.ToolCall] = []
     /// Blocks to send back before this step's tool calls (see the type's documentation).
     private(set) var replayBlocks: [JSONValue] = []
+    /// ``replayBlocks`` as compact JSON texts.
+    package var replayBlocksJSON: [String] { replayBlocks.map(\.compactText) }
     private var inputTokens = 0
     private var cachedInputTokens = 0
     private var outputTokens = 0
     private var stopReason: String?
     private var started = false
     /// True once `message_stop` has been read.
-    private(set) var finished = false
+    package private(set) var finished = false
 
-    init(errorContext: ClaudeErrorMapping.Context) {
+    package init(errorContext: ClaudeErrorMapping.Context) {
         self.errorContext = errorContext
     }
 
     /// Reads one event (`name` is its SSE `event` field; the JSON's `type` decides when they differ).
     /// - Throws: ``ServerModelError/invalidResponse(_:)`` for unreadable JSON or events out of order, the
     ///   mapped error for an `error` event, and the stop-reason errors above at `message_stop`.
-    mutating func consume(name: String, data: String) throws -> [LanguageModelEvent] {
+    package mutating func consume(name: String, data: String) throws -> [LanguageModelEvent] {
         if name == "error" { throw ClaudeErrorMapping.streamError(data: data, context: errorContext) }
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch {
@@ -64,8 +66,7 @@ struct ClaudeStreamDecoder {
             if let usage = json["message"]?["usage"] { readUsage(usage) }
             return []
         case "content_block_start":
-            try startBlock(json)
-            return []
+            return try startBlock(json)
         case "content_block_delta":
             return try delta(json)
         case "content_block_stop":
@@ -92,7 +93,8 @@ struct ClaudeStreamDecoder {
         return index
     }
 
-    private mutating func startBlock(_ json: JSONValue) throws {
+    /// Opens a block; a text block that starts with text reports it.
+    private mutating func startBlock(_ json: JSONValue) throws -> [LanguageModelEvent] {
         let index = try index(json)
         guard let block = json["content_block"], let type = block["type"]?.stringValue else {
             throw ServerModelError.invalidResponse("content_block_start without a content_block")
@@ -100,6 +102,7 @@ struct ClaudeStreamDecoder {
         switch type {
         case "text":
             blocks[index] = .text
+            if let text = block["text"]?.stringValue, !text.isEmpty { return [.text(text)] }
         case "tool_use":
             guard let id = block["id"]?.stringValue, let name = block["name"]?.stringValue else {
                 throw ServerModelError.invalidResponse("tool_use block without id or name")
@@ -114,6 +117,7 @@ struct ClaudeStreamDecoder {
             // complete in their start event.
             blocks[index] = .replayed(block, inputJSON: nil)
         }
+        return []
     }
 
     private mutating func delta(_ json: JSONValue) throws -> [LanguageModelEvent] {
