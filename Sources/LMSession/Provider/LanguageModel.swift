@@ -115,6 +115,10 @@ public enum LanguageModelEvent: Sendable, Equatable {
     case toolCalls([Transcript.ToolCall])
     /// Token counts of this step (the last one reported wins).
     case usage(LanguageModelUsage)
+    /// One complete block of reasoning (never part of the response): the session records it as a
+    /// ``Transcript/Reasoning`` entry before the step's response or tool calls. `signature` is the provider's,
+    /// to send back with it (nil when unsigned).
+    case reasoning(text: String, signature: Data?)
 }
 
 /// Token counts of one model call.

@@ -157,6 +157,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
                 stepUsage = reported
             case .toolCalls(let calls):
                 pendingCalls = (pendingCalls ?? []) + calls
+            case .reasoning(let text, let signature):
+                // Before the step's tool calls (appended when they run) or response (appended at the end).
+                newEntries.append(.reasoning(Transcript.Reasoning(segments: [.text(Transcript.TextSegment(content: text))], signature: signature)))
             }
         }
     }

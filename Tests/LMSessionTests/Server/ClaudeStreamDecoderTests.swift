@@ -51,10 +51,11 @@ import Testing
         #expect(decoded.events.last.map { if case .toolCalls = $0 { true } else { false } } == true)
     }
 
-    @Test func `thinking stays out of the text and is kept with its signature for the tool loop`() throws {
+    @Test func `thinking stays out of the text and is reported whole with its decoded signature`() throws {
         let decoded = try Self.decode(ClaudeRecordedStreams.thinking)
         #expect(decoded.text == "Four.")
-        #expect(decoded.decoder.replayBlocksJSON == [#"{"type":"thinking","thinking":"2 + 2 is 4.","signature":"c2lnLTE="}"#])
+        #expect(decoded.events.first == .reasoning(text: "2 + 2 is 4.", signature: Data("sig-1".utf8)))
+        #expect(decoded.decoder.replayBlocksJSON.isEmpty)
     }
 
     @Test func `server tool calls and results stay out of the text and are kept in order`() throws {

@@ -6,16 +6,19 @@ extension ClaudeRequestBody {
     /// Instructions become `system`; a prompt a user message of text blocks; a response an assistant
     /// message (structured segments as their JSON text); tool calls `tool_use` blocks of the assistant
     /// message (after any replayed blocks of their step); tool outputs `tool_result` blocks of a user
-    /// message. Consecutive messages of one role are merged (parallel tool outputs are one user message),
+    /// message. Signed reasoning entries after the last prompt (the turn whose tool results are being sent)
+    /// become `thinking` blocks in front of that turn's tool calls, as the API requires; earlier turns'
+    /// reasoning is left out (the API allows it, and ignores it if sent). Consecutive messages of one role are merged (parallel tool outputs are one user message),
     /// and empty text blocks, which the API rejects, are left out.
     static func messages(from transcript: Transcript, replay: [String: [JSONValue]]) -> (system: String?, messages: [JSONValue]) {
         var system: String?
         var messages: [(role: String, content: [JSONValue])] = []
+        let lastPrompt = transcript.lastIndex { if case .prompt = $0 { true } else { false } } ?? -1
         func add(_ role: String, _ content: [JSONValue]) {
             guard !content.isEmpty else { return }
             if messages.last?.role == role { messages[messages.count - 1].content += content } else { messages.append((role, content)) }
         }
-        for entry in transcript {
+        for (index, entry) in transcript.enumerated() {
             switch entry {
             case .instructions(let instructions):
                 let text = instructions.segments.descriptionText
@@ -27,6 +30,11 @@ extension ClaudeRequestBody {
             case .toolCalls(let calls):
                 let replayed = calls.first.flatMap { replay[$0.id] } ?? []
                 add("assistant", replayed + calls.map(toolUse))
+            case .reasoning(let reasoning):
+                guard index > lastPrompt, let signature = reasoning.signature, !signature.isEmpty else { continue }
+                add("assistant", [.members([.init(key: "type", value: .text("thinking")),
+                                            .init(key: "thinking", value: .text(reasoning.segments.map(\.description).joined())),
+                                            .init(key: "signature", value: .text(signature.base64EncodedString()))])])
             case .toolOutput(let output):
                 add("user", [.members([.init(key: "type", value: .text("tool_result")),
                                        .init(key: "tool_use_id", value: .text(output.id)),

@@ -9,9 +9,10 @@ import LMGrammar
 /// `signature_delta`), `redacted_thinking`, `server_tool_use` and server tool results; `message_delta`
 /// (`stop_reason`, cumulative usage), `message_stop`, `ping`, `error`.
 ///
-/// Thinking never reaches the response text. Blocks the API needs back when the step's tool calls are
-/// answered (thinking with its signature, server tool calls and their results) are kept, in order, in
-/// ``replayBlocks``.
+/// Thinking never reaches the response text: each thinking block is reported whole, with its signature, as
+/// ``LanguageModelEvent/reasoning(text:signature:)`` (the session records a reasoning entry). Other blocks the
+/// API needs back when the step's tool calls are answered (redacted thinking, server tool calls and their
+/// results) are kept, in order, in ``replayBlocks``.
 ///
 /// Stop reasons: `end_turn`, `stop_sequence`, `max_tokens`, `tool_use`, `pause_turn` end normally (the
 /// session sees what came); `refusal` throws ``LanguageModelError/refusal(_:)``;
@@ -70,8 +71,7 @@ package struct ClaudeStreamDecoder {
         case "content_block_delta":
             return try delta(json)
         case "content_block_stop":
-            try stopBlock(json)
-            return []
+            return try stopBlock(json)
         case "message_delta":
             if let reason = json["delta"]?["stop_reason"]?.stringValue { stopReason = reason }
             if let usage = json["usage"] { readUsage(usage) }
@@ -144,9 +144,9 @@ package struct ClaudeStreamDecoder {
         return []
     }
 
-    private mutating func stopBlock(_ json: JSONValue) throws {
+    private mutating func stopBlock(_ json: JSONValue) throws -> [LanguageModelEvent] {
         let index = try index(json)
-        guard let block = blocks.removeValue(forKey: index) else { return }
+        guard let block = blocks.removeValue(forKey: index) else { return [] }
         switch block {
         case .text:
             break
@@ -162,8 +162,8 @@ package struct ClaudeStreamDecoder {
             }
             toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
         case let .thinking(text, signature):
-            replayBlocks.append(.members([.init(key: "type", value: .text("thinking")), .init(key: "thinking", value: .text(text)),
-                                          .init(key: "signature", value: .text(signature))]))
+            // llama-server sends an empty signature (local models sign nothing): unsigned.
+            return [.reasoning(text: text, signature: signature.isEmpty ? nil : Data(base64Encoded: signature))]
         case let .replayed(value, inputJSON):
             var value = value
             if let inputJSON, !inputJSON.isEmpty, case let .object(members, _) = value, let input = try? JSONValue.parse(inputJSON) {
@@ -171,6 +171,7 @@ package struct ClaudeStreamDecoder {
             }
             replayBlocks.append(value)
         }
+        return []
     }
 
     // MARK: - End
