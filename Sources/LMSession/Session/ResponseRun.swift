@@ -44,6 +44,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var newEntries: [Transcript.Entry] = []
     private var events: AsyncThrowingStream<LanguageModelEvent, any Error>.AsyncIterator?
     private var text = ""
+    /// Segments of this step other than its text (``LanguageModelEvent/segment(_:)``), each with the UTF-8
+    /// length of `text` when it came, so the response entry interleaves them with the text.
+    private var extraSegments: [(segment: Transcript.Segment, textOffset: Int)] = []
     /// The structured response so far, read as it streams (only while snapshots are asked for).
     private var json = IncrementalJSONReader()
     private var structured: GeneratedContent?
@@ -157,6 +160,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
                 stepUsage = reported
             case .toolCalls(let calls):
                 pendingCalls = (pendingCalls ?? []) + calls
+            case .segment(let segment):
+                extraSegments.append((segment, text.utf8.count))
             case .reasoning(let text, let signature):
                 // Before the step's tool calls (appended when they run) or response (appended at the end).
                 newEntries.append(.reasoning(Transcript.Reasoning(segments: [.text(Transcript.TextSegment(content: text))], signature: signature)))
@@ -189,6 +194,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     ///   input alone needs more tokens than the context holds.
     private func startStep() async throws {
         text = ""
+        extraSegments = []
         json = IncrementalJSONReader()
         structured = nil
         stepUsage = nil
@@ -266,13 +272,29 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         // The transcript keeps the value without the stream's identity (transcript JSON has no place for it).
         var stored = raw
         stored.id = nil
-        let segment: Transcript.Segment = plan.responseFormat.map {
-            .structure(Transcript.StructuredSegment(source: $0.name, content: stored))
-        } ?? .text(Transcript.TextSegment(content: text))
-        newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: [segment])))
+        let segments: [Transcript.Segment] = plan.responseFormat.map {
+            extraSegments.map(\.segment) + [.structure(Transcript.StructuredSegment(source: $0.name, content: stored))]
+        } ?? textSegments()
+        newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: segments)))
         let transcript = Transcript(entries: base.entries + newEntries)
         phase = .finished(.success(Final(rawContent: raw, transcript: transcript, firstNewEntry: base.count, usage: usage)))
         session.endRequest(transcript: transcript, usage: usage)
+    }
+
+    /// The text response's segments: the text, cut where other segments came and interleaved with them (one
+    /// text segment, possibly empty, when there are none).
+    private func textSegments() -> [Transcript.Segment] {
+        guard !extraSegments.isEmpty else { return [.text(Transcript.TextSegment(content: text))] }
+        var segments: [Transcript.Segment] = []
+        var start = text.utf8.startIndex
+        for (segment, offset) in extraSegments {
+            let end = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+            if start < end { segments.append(.text(Transcript.TextSegment(content: String(text[start..<end])))) }
+            segments.append(segment)
+            start = end
+        }
+        if start < text.endIndex { segments.append(.text(Transcript.TextSegment(content: String(text[start...])))) }
+        return segments
     }
 
     private func fail(_ error: any Error) {

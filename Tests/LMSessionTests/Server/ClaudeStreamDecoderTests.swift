@@ -61,6 +61,16 @@ import Testing
     @Test func `server tool calls and results stay out of the text and are kept in order`() throws {
         let decoded = try Self.decode(ClaudeRecordedStreams.serverTool)
         #expect(decoded.calls.isEmpty)
+        // Reported as segments between the two pieces of text, in the order they came.
+        let kinds = decoded.events.map { event -> String in
+            switch event {
+            case .text(let t): "text \(t)"
+            case .segment(.structure(let s)): "segment \(s.claudeServerToolBlockType ?? "?")"
+            case .usage: "usage"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["text Let me look. ", "segment server_tool_use", "segment web_search_tool_result", "text Swift 6.3 is out.", "usage"])
         let kept = decoded.decoder.replayBlocksJSON
         #expect(kept.count == 2)
         #expect(kept.first == #"{"type":"server_tool_use","id":"srvtoolu_9","name":"web_search","input":{"query":"swift 6.3"}}"#)

@@ -26,7 +26,7 @@ extension ClaudeRequestBody {
             case .prompt(let prompt):
                 add("user", textBlocks(prompt.segments))
             case .response(let response):
-                add("assistant", textBlocks(response.segments))
+                add("assistant", assistantBlocks(response.segments))
             case .toolCalls(let calls):
                 let replayed = calls.first.flatMap { replay[$0.id] } ?? []
                 add("assistant", replayed + calls.map(toolUse))
@@ -43,6 +43,14 @@ extension ClaudeRequestBody {
         }
         let json = messages.map { JSONValue.members([.init(key: "role", value: .text($0.role)), .init(key: "content", value: .items($0.content))]) }
         return (system, json)
+    }
+
+    /// A response's blocks: server tool activity as the API sent it, everything else as text.
+    static func assistantBlocks(_ segments: [Transcript.Segment]) -> [JSONValue] {
+        segments.flatMap { segment -> [JSONValue] in
+            if case .structure(let structure) = segment, let block = ClaudeServerToolSegment.block(of: structure) { return [block] }
+            return textBlocks([segment])
+        }
     }
 
     /// One text block per non-empty segment.

@@ -12,7 +12,8 @@ import LMGrammar
 /// Thinking never reaches the response text: each thinking block is reported whole, with its signature, as
 /// ``LanguageModelEvent/reasoning(text:signature:)`` (the session records a reasoning entry). Other blocks the
 /// API needs back when the step's tool calls are answered (redacted thinking, server tool calls and their
-/// results) are kept, in order, in ``replayBlocks``.
+/// results) are kept, in order, in ``replayBlocks``; server tool calls and results are also reported as
+/// ``LanguageModelEvent/segment(_:)`` (see ``ClaudeServerToolSegment``).
 ///
 /// Stop reasons: `end_turn`, `stop_sequence`, `max_tokens`, `tool_use`, `pause_turn` end normally (the
 /// session sees what came); `refusal` throws ``LanguageModelError/refusal(_:)``;
@@ -170,6 +171,7 @@ package struct ClaudeStreamDecoder {
                 value = .members(members.filter { $0.key != "input" } + [.init(key: "input", value: input)])
             }
             replayBlocks.append(value)
+            if let segment = ClaudeServerToolSegment.segment(for: value) { return [.segment(segment)] }
         }
         return []
     }
