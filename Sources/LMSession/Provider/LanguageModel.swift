@@ -94,14 +94,17 @@ public struct LanguageModelRequest: Sendable {
     public var includeSchemaInPrompt: Bool
     /// Every tool the model may call (the instructions entry lists only those whose definitions are shown).
     public var toolDefinitions: [Transcript.ToolDefinition]
+    /// How the model receives the request (its reasoning level); nil for the model's defaults.
+    public var contextOptions: ContextOptions?
 
     public init(transcript: Transcript, options: GenerationOptions = GenerationOptions(), schema: GenerationSchema? = nil,
-                includeSchemaInPrompt: Bool = true, toolDefinitions: [Transcript.ToolDefinition] = []) {
+                includeSchemaInPrompt: Bool = true, toolDefinitions: [Transcript.ToolDefinition] = [], contextOptions: ContextOptions? = nil) {
         self.transcript = transcript
         self.options = options
         self.schema = schema
         self.includeSchemaInPrompt = includeSchemaInPrompt
         self.toolDefinitions = toolDefinitions
+        self.contextOptions = contextOptions
     }
 }
 

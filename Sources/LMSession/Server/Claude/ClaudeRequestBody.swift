@@ -5,8 +5,10 @@ import LMGrammar
 /// Fields: `model`, `max_tokens` (the options' `maximumResponseTokens`, else ``defaultMaxTokens``), `system`
 /// (the instructions), `messages` (see `ClaudeRequestBody+Messages.swift`), `tools` (the session's tools, then
 /// the server tools by name) and `tool_choice` (only when there are tools: `any` for `.required`, `none` for
-/// `.disallowed`), sampling parameters (only when the model takes them), `output_config` (`effort` from
-/// `fixedEffort`, `format` for a schema) and `stream: true`.
+/// `.disallowed`), sampling parameters (only when the model takes them), `thinking` (adaptive, when a reasoning
+/// level is asked of a model with adaptive thinking and no tool call is forced, which the API rejects with
+/// thinking), `output_config` (`effort`: see ``effort(fixed:level:model:)``; `format` for a schema) and
+/// `stream: true`.
 package struct ClaudeRequestBody: Sendable {
     /// The body.
     var json: JSONValue
@@ -55,10 +57,17 @@ package struct ClaudeRequestBody: Sendable {
                 body.append(.init(key: "tool_choice", value: .members([.init(key: "type", value: .text("none"))])))
             }
         }
+        let level = request.contextOptions?.reasoningLevel
+        let forcedToolUse = !tools.isEmpty && request.options.toolCallingMode?.kind == .required
+        if level != nil, model.capabilities.adaptiveThinking, !forcedToolUse {
+            body.append(.init(key: "thinking", value: .members([.init(key: "type", value: .text("adaptive"))])))
+        }
         if model.capabilities.samplingParams { body += Self.sampling(request.options) }
 
         var outputConfig: [JSONMember] = []
-        if let effort = settings.fixedEffort { outputConfig.append(.init(key: "effort", value: .text(effort.rawValue))) }
+        if let effort = Self.effort(fixed: settings.fixedEffort, level: level, model: model) {
+            outputConfig.append(.init(key: "effort", value: .text(effort.rawValue)))
+        }
         if let schema = request.schema {
             guard model.capabilities.structuredOutput else {
                 throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: schema.formatName.isEmpty ? nil : schema.formatName,
@@ -86,6 +95,22 @@ package struct ClaudeRequestBody: Sendable {
     package static func parseJSON(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
 
     // MARK: - Parts
+
+    /// The effort sent: `fixed` when set (checked against the model when it was made); else the reasoning
+    /// level's (`light` → `low`, `moderate` → `medium`, `deep` → `high`, `custom` an effort name such as
+    /// `"xhigh"` passed through) when the model accepts it. A level the model does not accept is dropped
+    /// (a reasoning level is a hint); nil sends no effort (the API's default).
+    package static func effort(fixed: ClaudeModel.Effort?, level: ContextOptions.ReasoningLevel?, model: ClaudeModel) -> ClaudeModel.Effort? {
+        if let fixed { return fixed }
+        let wanted: ClaudeModel.Effort? = switch level {
+        case .light?: .low
+        case .moderate?: .medium
+        case .deep?: .high
+        case .custom(let name)?: ClaudeModel.Effort(rawValue: name.lowercased())
+        case nil: nil
+        }
+        return wanted.flatMap { model.capabilities.effortLevels.contains($0) ? $0 : nil }
+    }
 
     /// `temperature` (clamped to the API's 0...1), and the sampling mode: greedy as `top_k: 1`, top-k as
     /// `top_k`, nucleus as `top_p` (then without `temperature`: current models reject the two together).
