@@ -31,15 +31,44 @@ final class ClaudeConversation: LanguageModelConversation, ChecksContextBudget {
         }
     }
 
-    /// Sends the request and reports its events.
+    /// Turns the API may pause (`pause_turn`, a long server tool run) before a request gives up.
+    static let maximumContinuations = 8
+
+    /// Runs the model call: one request, plus one more per `pause_turn` (each sending the paused turn back),
+    /// and reports their events as one step (usage summed).
     /// - Throws: ``ClaudeError/missingCredential`` for an empty key (nothing sent), the request body's
     ///   errors, the transport's (``ServerModelError/unreachable(_:)``, ``LanguageModelError/timeout(_:)``),
-    ///   the mapped HTTP and stream errors, and ``ServerModelError/connectionLost(_:)`` for a stream that
-    ///   ends before `message_stop`.
+    ///   the mapped HTTP and stream errors, ``ServerModelError/connectionLost(_:)`` for a stream that ends
+    ///   before `message_stop`, and ``ClaudeError/api(status:type:message:)`` after too many pauses.
     private func run(_ request: LanguageModelRequest, yield: (LanguageModelEvent) -> Void) async throws {
-        let model = self.model
         if case .apiKey(let key) = model.auth, key.isEmpty { throw ClaudeError.missingCredential }
-        let body = try ClaudeRequestBody(request, settings: model.requestSettings, replay: replay.withLock { $0 })
+        var continuing: [JSONValue] = []
+        var earlier = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+        for _ in 0...Self.maximumContinuations {
+            var last = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+            let decoder = try await send(request, continuing: continuing) { event in
+                if case .usage(let usage) = event {
+                    last = usage
+                    yield(.usage(LanguageModelUsage(inputTokens: earlier.inputTokens + usage.inputTokens,
+                                                    cachedInputTokens: earlier.cachedInputTokens + usage.cachedInputTokens,
+                                                    outputTokens: earlier.outputTokens + usage.outputTokens)))
+                } else {
+                    yield(event)
+                }
+            }
+            guard decoder.stopReason == "pause_turn" else { return }
+            continuing += decoder.contentBlocks
+            earlier = LanguageModelUsage(inputTokens: earlier.inputTokens + last.inputTokens,
+                                         cachedInputTokens: earlier.cachedInputTokens + last.cachedInputTokens,
+                                         outputTokens: earlier.outputTokens + last.outputTokens)
+        }
+        throw ClaudeError.api(status: 0, type: "pause_turn", message: "the API paused the turn more than \(Self.maximumContinuations) times")
+    }
+
+    /// One streamed request; returns the decoder once `message_stop` has been read.
+    private func send(_ request: LanguageModelRequest, continuing: [JSONValue], yield: (LanguageModelEvent) -> Void) async throws -> ClaudeStreamDecoder {
+        let model = self.model
+        let body = try ClaudeRequestBody(request, settings: model.requestSettings, replay: replay.withLock { $0 }, continuing: continuing)
         let redactor = model.redactor
         let http = HTTPStreamingRequest(url: model.messagesURL, headers: model.headers(betas: body.betas), body: Data(body.text.utf8),
                                         timeout: model.timeout, redactor: redactor)
@@ -68,7 +97,7 @@ final class ClaudeConversation: LanguageModelConversation, ChecksContextBudget {
                     }
                     yield(reported)
                 }
-                if decoder.finished { return }
+                if decoder.finished { return decoder }
             }
         }
         try Task.checkCancellation()

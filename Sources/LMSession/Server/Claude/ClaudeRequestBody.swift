@@ -31,18 +31,25 @@ package struct ClaudeRequestBody: Sendable {
         }
     }
 
-    /// - Parameter replay: blocks of earlier steps of this request (thinking, server tool activity) to send
-    ///   back in front of the tool calls they preceded, keyed by the id of the step's first tool call.
+    /// - Parameters:
+    ///   - replay: blocks of earlier steps of this request (redacted thinking, server tool activity) to send
+    ///     back in front of the tool calls they preceded, keyed by the id of the step's first tool call.
+    ///   - continuing: the blocks of a turn the API paused (`pause_turn`), sent as a final assistant message so
+    ///     the model continues it.
     /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without
     ///   structured output (never downgraded to text); ``ClaudeError/forcedToolUseUnsupported`` for
     ///   `.required` on a model without forced tool use.
-    package init(_ request: LanguageModelRequest, settings: Settings, replay: [String: [JSONValue]] = [:]) throws {
+    package init(_ request: LanguageModelRequest, settings: Settings, replay: [String: [JSONValue]] = [:], continuing: [JSONValue] = []) throws {
         let model = settings.model
         var body: [JSONMember] = [.init(key: "model", value: .text(model.id)),
                                   .init(key: "max_tokens", value: .integer(request.options.maximumResponseTokens ?? Self.defaultMaxTokens))]
         let conversation = Self.messages(from: request.transcript, replay: replay)
         if let system = conversation.system { body.append(.init(key: "system", value: .text(system))) }
-        body.append(.init(key: "messages", value: .items(conversation.messages)))
+        var messages = conversation.messages
+        if !continuing.isEmpty {
+            messages.append(.members([.init(key: "role", value: .text("assistant")), .init(key: "content", value: .items(continuing))]))
+        }
+        body.append(.init(key: "messages", value: .items(messages)))
 
         let serverTools = settings.serverTools.compactMap { tool in tool.definition.map { (tool, $0) } }.sorted { $0.0.name < $1.0.name }
         let tools = request.toolDefinitions.map(Self.toolDefinition) + serverTools.map(\.1)

@@ -15,15 +15,15 @@ import LMGrammar
 /// results) are kept, in order, in ``replayBlocks``; server tool calls and results are also reported as
 /// ``LanguageModelEvent/segment(_:)`` (see ``ClaudeServerToolSegment``).
 ///
-/// Stop reasons: `end_turn`, `stop_sequence`, `max_tokens`, `tool_use`, `pause_turn` end normally (the
-/// session sees what came); `refusal` throws ``LanguageModelError/refusal(_:)``;
+/// Stop reasons: `end_turn`, `stop_sequence`, `max_tokens`, `tool_use` end normally; `pause_turn` too, and the
+/// conversation then continues the turn in a new request with ``contentBlocks``; `refusal` throws ``LanguageModelError/refusal(_:)``;
 /// `model_context_window_exceeded` throws ``LanguageModelError/contextSizeExceeded(_:)``.
 package struct ClaudeStreamDecoder {
     let errorContext: ClaudeErrorMapping.Context
 
     /// A content block being streamed, by its index.
     private enum Block {
-        case text
+        case text(String)
         case toolUse(id: String, name: String, json: String)
         case thinking(text: String, signature: String)
         /// A block kept as sent (redacted thinking, a server tool's result), or a server tool call whose
@@ -40,7 +40,10 @@ package struct ClaudeStreamDecoder {
     private var inputTokens = 0
     private var cachedInputTokens = 0
     private var outputTokens = 0
-    private var stopReason: String?
+    /// The message's `stop_reason`, once `message_delta` has said it.
+    package private(set) var stopReason: String?
+    /// Every completed block of the message, as the API would take it back (for `pause_turn`).
+    private(set) var contentBlocks: [JSONValue] = []
     private var started = false
     /// True once `message_stop` has been read.
     package private(set) var finished = false
@@ -102,8 +105,9 @@ package struct ClaudeStreamDecoder {
         }
         switch type {
         case "text":
-            blocks[index] = .text
-            if let text = block["text"]?.stringValue, !text.isEmpty { return [.text(text)] }
+            let text = block["text"]?.stringValue ?? ""
+            blocks[index] = .text(text)
+            if !text.isEmpty { return [.text(text)] }
         case "tool_use":
             guard let id = block["id"]?.stringValue, let name = block["name"]?.stringValue else {
                 throw ServerModelError.invalidResponse("tool_use block without id or name")
@@ -128,8 +132,9 @@ package struct ClaudeStreamDecoder {
         }
         guard let block = blocks[index] else { throw ServerModelError.invalidResponse("delta for content block \(index), which was not started") }
         switch (type, block) {
-        case ("text_delta", .text):
+        case let ("text_delta", .text(sofar)):
             let text = delta["text"]?.stringValue ?? ""
+            blocks[index] = .text(sofar + text)
             return text.isEmpty ? [] : [.text(text)]
         case let ("input_json_delta", .toolUse(id, name, json)):
             blocks[index] = .toolUse(id: id, name: name, json: json + (delta["partial_json"]?.stringValue ?? ""))
@@ -149,8 +154,8 @@ package struct ClaudeStreamDecoder {
         let index = try index(json)
         guard let block = blocks.removeValue(forKey: index) else { return [] }
         switch block {
-        case .text:
-            break
+        case .text(let text):
+            if !text.isEmpty { contentBlocks.append(.members([.init(key: "type", value: .text("text")), .init(key: "text", value: .text(text))])) }
         case let .toolUse(id, name, text):
             let arguments: GeneratedContent
             do {
@@ -162,7 +167,11 @@ package struct ClaudeStreamDecoder {
                 throw ServerModelError.invalidToolCallArguments(toolName: name, reason: "not a JSON object: \(errorContext.redactor.redact(text))")
             }
             toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
+            contentBlocks.append(.members([.init(key: "type", value: .text("tool_use")), .init(key: "id", value: .text(id)),
+                                           .init(key: "name", value: .text(name)), .init(key: "input", value: (try? JSONValue.parse(arguments.jsonString)) ?? .members([]))]))
         case let .thinking(text, signature):
+            contentBlocks.append(.members([.init(key: "type", value: .text("thinking")), .init(key: "thinking", value: .text(text)),
+                                           .init(key: "signature", value: .text(signature))]))
             // llama-server sends an empty signature (local models sign nothing): unsigned.
             return [.reasoning(text: text, signature: signature.isEmpty ? nil : Data(base64Encoded: signature))]
         case let .replayed(value, inputJSON):
@@ -171,6 +180,7 @@ package struct ClaudeStreamDecoder {
                 value = .members(members.filter { $0.key != "input" } + [.init(key: "input", value: input)])
             }
             replayBlocks.append(value)
+            contentBlocks.append(value)
             if let segment = ClaudeServerToolSegment.segment(for: value) { return [.segment(segment)] }
         }
         return []
