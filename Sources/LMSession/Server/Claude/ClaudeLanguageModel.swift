@@ -11,10 +11,14 @@ import Foundation
 /// ```
 ///
 /// Streaming, tools (the session runs them between model calls), structured output (`output_config.format`,
-/// when the model has it) and server tools work as with any model. Differs from the published package:
-/// no App Attest (an Apple-only service: `AuthMode` has no `.appAttest`), no fallback models, the auth
-/// type is nested (``AuthMode``), and thinking is not requested (its blocks, if a model thinks anyway, are
-/// kept out of the response and replayed only within one request's tool loop).
+/// when the model has it) and server tools work as with any model. Thinking blocks become
+/// ``Transcript/Reasoning`` entries, never part of the response; server tool calls and results become
+/// segments of the response entry (``Transcript/StructuredSegment/claudeServerToolBlockType``).
+///
+/// Differs from the published package: no App Attest (an Apple-only service: ``AuthMode`` has no
+/// `.appAttest`), no fallback models or user profiles, the auth type is nested (``AuthMode``; a top-level
+/// `AuthMode` would be ambiguous next to other providers), ``ClaudeModel`` carries a context size, and
+/// adaptive thinking is requested only when a request names a reasoning level (``ContextOptions``).
 ///
 /// The API key is sent only as the `x-api-key` header; it never appears in errors, descriptions, `dump`
 /// output or the transcript.
@@ -23,8 +27,9 @@ public struct ClaudeLanguageModel: Sendable {
     public let model: ClaudeModel
     /// Where requests go: `{baseURL}/v1/messages`.
     public let baseURL: URL
-    /// Seconds a request may wait for the server's next bytes before it fails with
-    /// ``LanguageModelError/timeout(_:)``.
+    /// Seconds one model call may take in all: connecting, the first byte and the whole stream (each request
+    /// of a paused turn has its own). Past it the call fails with ``LanguageModelError/timeout(_:)``. Raise it
+    /// for long answers: a large `maximumResponseTokens` streams for minutes.
     public let timeout: TimeInterval
     /// Tools that run on Anthropic's servers, sent with every request.
     public let serverTools: Set<ClaudeServerTool>
@@ -64,7 +69,7 @@ public struct ClaudeLanguageModel: Sendable {
     ///     ``ClaudeModel/Capabilities/effortLevels`` (a programmer error traps).
     ///   - serverTools: tools run by Anthropic's servers (web search, web fetch, code execution).
     ///   - baseURL: the API's origin; requests go to `{baseURL}/v1/messages`.
-    ///   - timeout: seconds to wait for the server's next bytes; 60 by default.
+    ///   - timeout: seconds one model call may take in all; 60 by default.
     public init(name: ClaudeModel, auth: AuthMode, fixedEffort: ClaudeModel.Effort? = nil,
                 serverTools: Set<ClaudeServerTool> = [], baseURL: URL = ClaudeLanguageModel.defaultBaseURL,
                 timeout: TimeInterval = 60) {
