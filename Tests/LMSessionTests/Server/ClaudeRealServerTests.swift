@@ -118,4 +118,26 @@ struct ClaudeRealServerTests {
         #expect(proxy.requests.isEmpty)
         #expect(session.transcript.isEmpty)
     }
+
+    @Test func `stopping a stream early cancels the request, rolls back and frees the session`() async throws {
+        let proxy = try FaultProxy(upstream: try ClaudeTestServer.url())
+        defer { proxy.stop() }
+        let session = LanguageModelSession(model: ClaudeTestServer.model(proxy: proxy))
+        var seen = 0
+        for try await _ in session.streamResponse(to: Self.question, options: ClaudeTestServer.options(200)) {
+            seen += 1
+            if seen == 2 { break }
+        }
+        #expect(seen == 2)
+        // The request is dropped with the iteration: the connection closes and the session is free again.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while (session.isResponding || proxy.activeConnections > 0) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!session.isResponding)
+        #expect(proxy.activeConnections == 0)
+        #expect(session.transcript.isEmpty)
+        let response = try await session.respond(to: Self.question, options: ClaudeTestServer.options(4))
+        #expect(!response.content.isEmpty)
+    }
 }
