@@ -140,4 +140,19 @@ struct ClaudeRealServerTests {
         let response = try await session.respond(to: Self.question, options: ClaudeTestServer.options(4))
         #expect(!response.content.isEmpty)
     }
+
+    @Test func `tokenCount for a request is the server's count, the input tokens the answer then reports`() async throws {
+        let proxy = try FaultProxy(upstream: try ClaudeTestServer.url())
+        defer { proxy.stop() }
+        let model = ClaudeTestServer.model(proxy: proxy)
+        let instructions = Transcript.Entry.instructions(.init(segments: [.text(.init(content: "Answer briefly."))], toolDefinitions: []))
+        let prompt = Transcript.Entry.prompt(.init(segments: [.text(.init(content: Self.question))]))
+        let counted = try await model.tokenCount(for: .request(LanguageModelRequest(transcript: Transcript(entries: [instructions, prompt]))))
+        let response = try await LanguageModelSession(model: model, instructions: "Answer briefly.")
+            .respond(to: Self.question, options: ClaudeTestServer.options(2))
+        #expect(counted > 10)
+        #expect(counted == response.usage.input.totalTokenCount)
+        #expect(proxy.requests.first?.path == "/v1/messages/count_tokens")
+        #expect(proxy.requests.first?.json?["max_tokens"] == nil)
+    }
 }

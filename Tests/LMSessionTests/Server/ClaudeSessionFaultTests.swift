@@ -152,7 +152,10 @@ import TestSupport
             #expect(error as? ServerModelError == .authenticationFailed(statusCode: 401, message: "invalid x-api-key [redacted]"))
             for text in ["\(error)", String(reflecting: error), error.localizedDescription] { #expect(!text.contains(key)) }
         }
-        _ = try await session.respond(to: "Hi")
+        do { _ = try await session.respond(to: "Hi") } catch {
+            Issue.record("the second request failed (\(error)); the proxy saw: \(proxy.requests.map { "\($0.method) \($0.path) \($0.rawHead.count)" })")
+            throw error
+        }
         #expect(proxy.requests.count == 2)
         #expect(proxy.requests.allSatisfy { $0.headers["x-api-key"] == key && !$0.body.contains(Data(key.utf8)) })
         let transcriptJSON = String(decoding: try JSONEncoder().encode(session.transcript), as: UTF8.self)

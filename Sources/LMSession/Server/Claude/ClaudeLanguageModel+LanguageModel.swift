@@ -1,4 +1,5 @@
 import Foundation
+import LMGrammar
 
 extension ClaudeLanguageModel: LanguageModel {
     /// `.unavailable(.modelNotReady)` for ``ServerReachability/holdSeconds`` after a request found the
@@ -25,14 +26,18 @@ extension ClaudeLanguageModel: LanguageModel {
     /// The model id, recorded on every response.
     public var assetIDs: [String] { [model.id] }
 
-    /// An estimate: a quarter of the UTF-8 bytes of the input as it is sent (rounded up). Claude's tokenizer is
-    /// not public; the server counts exactly and rejects a request over the context, so the session does not
-    /// use this for its budget check.
+    /// `.request`: the server's own count (`POST /v1/messages/count_tokens`, the request as it would be sent
+    /// less `max_tokens`, sampling and `output_config`). The parts (`.entries`, `.tools`, `.schema`): an
+    /// estimate, a quarter of the UTF-8 bytes of their JSON as sent (rounded up), since Claude's tokenizer is
+    /// not public. The session's budget check uses neither: the server rejects a request over the context.
+    /// - Throws: for `.request`, what a model call throws (``ClaudeError/missingCredential``, the mapped HTTP
+    ///   errors, ``ServerModelError/unreachable(_:)``...), and ``ServerModelError/invalidResponse(_:)`` for an
+    ///   answer without `input_tokens`.
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         let text: String
         switch input {
         case .request(let request):
-            text = try ClaudeRequestBody(request, settings: requestSettings).text
+            return try await countTokens(ClaudeRequestBody(request, settings: requestSettings))
         case .entries(let entries):
             text = ClaudeRequestBody.messages(from: Transcript(entries: entries), replay: [:]).messages.map(\.compactText).joined()
                 + entries.compactMap { if case .instructions(let i) = $0 { i.segments.descriptionText } else { nil } }.joined()
@@ -42,6 +47,25 @@ extension ClaudeLanguageModel: LanguageModel {
             text = ClaudeRequestBody.strictSchema(schema.jsonValue).compactText
         }
         return (text.utf8.count + 3) / 4
+    }
+
+    /// Asks the server how many input tokens `body` takes.
+    private func countTokens(_ body: ClaudeRequestBody) async throws -> Int {
+        if case .apiKey(let key) = auth, key.isEmpty { throw ClaudeError.missingCredential }
+        let url = baseURL.appendingPathComponent("v1").appendingPathComponent("messages").appendingPathComponent("count_tokens")
+        var headers = headers(betas: body.betas)
+        headers["accept"] = "application/json"
+        let response = try await HTTPStreamingClient.send(HTTPStreamingRequest(url: url, headers: headers, body: Data(body.countTokensText.utf8),
+                                                                             timeout: timeout, redactor: redactor))
+        let answer = try await response.collect(limit: 64 << 10)
+        guard response.statusCode == 200 else {
+            throw ClaudeErrorMapping.error(status: response.statusCode, headers: response.headers, body: answer,
+                                           context: .init(contextSize: contextSize, sentAPIKey: sendsAPIKey, redactor: redactor))
+        }
+        guard let count = (try? JSONValue.parse(String(decoding: answer, as: UTF8.self)))?["input_tokens"]?.intValue else {
+            throw ServerModelError.invalidResponse("count_tokens answered without input_tokens: \(redactor.excerpt(answer))")
+        }
+        return count
     }
 
     public func makeConversation() -> any LanguageModelConversation {

@@ -94,6 +94,14 @@ package struct ClaudeRequestBody: Sendable {
     /// Compact JSON text of the body.
     package var text: String { json.compactText }
 
+    /// The body for `POST /v1/messages/count_tokens`: the same request without the fields that endpoint does
+    /// not take (`max_tokens`, `stream`, sampling, `output_config`).
+    package var countTokensText: String {
+        guard case let .object(members, _) = json else { return text }
+        let dropped: Set<String> = ["max_tokens", "stream", "temperature", "top_k", "top_p", "output_config"]
+        return JSONValue.members(members.filter { !dropped.contains($0.key) }).compactText
+    }
+
     /// A JSON value as the body holds it (replayed blocks are given in this form).
     package typealias JSON = JSONValue
 
