@@ -86,6 +86,12 @@ public struct ClaudeLanguageModel: Sendable {
     }
 }
 
+extension ClaudeLanguageModel {
+    /// Does nothing and never throws: kept so code written for the published package compiles. There it runs
+    /// App Attest's first-run device attestation, an Apple-only service that ``AuthMode`` does not offer here.
+    public func authenticateIfNeeded() async throws {}
+}
+
 extension ClaudeLanguageModel: CustomStringConvertible, CustomReflectable {
     public var description: String {
         "ClaudeLanguageModel(\(model.id), auth: \(auth), baseURL: \(baseURL.absoluteString), timeout: \(timeout)s)"
