@@ -2,12 +2,14 @@ import Foundation
 import LMGrammar
 import Synchronization
 
-/// One session's connection to the Messages API: each `generate` is one streamed `POST /v1/messages`.
+/// One session's connection to the Messages API: each `generate` is one streamed `POST /v1/messages` (more
+/// when the API pauses the turn).
 ///
 /// The server checks the context budget (``ChecksContextBudget``: the session sends without counting first,
-/// and an overflow comes back as ``LanguageModelError/contextSizeExceeded(_:)``). Blocks the API wants back
-/// with a tool result (thinking and its signature, server tool calls and results) are kept per tool call
-/// id for the session's life and replayed in front of those calls.
+/// and an overflow comes back as ``LanguageModelError/contextSizeExceeded(_:)``). Blocks of a step that ended
+/// in tool calls and that the transcript does not hold (redacted thinking, server tool calls and results) are
+/// kept per tool call id for the session's life and sent back in front of those calls; thinking goes back
+/// from the transcript's reasoning entries.
 final class ClaudeConversation: LanguageModelConversation, ChecksContextBudget {
     let model: ClaudeLanguageModel
     /// Replayed blocks by the id of the first tool call of the step that produced them.
