@@ -77,14 +77,17 @@ package enum HTTPStreamingClient {
     ///   ``LanguageModelError/timeout(_:)`` past `request.timeout`, `CancellationError` when the calling
     ///   task is cancelled, ``ServerModelError/invalidResponse(_:)`` for a non-HTTP answer.
     package static func send(_ request: HTTPStreamingRequest) async throws -> HTTPStreamingResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        // URLSession's own timeouts are set past ours: corelibs fired them at once for sub-second values
+        // (seen with 0.5 s), and the delegate's deadline is the one that counts.
+        let backstop = request.timeout + 5
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: backstop)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
 
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = request.timeout
-        configuration.timeoutIntervalForResource = request.timeout
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         let delegate = StreamingTaskDelegate(request: request)
