@@ -66,7 +66,7 @@ package enum LocalDecoding {
 extension LanguageModelSession.GenerationError {
     /// The session's error for a decode failure; a forward-pass failure other than a full context is passed
     /// on as the runtime's `InferenceError`.
-    static func decoding(_ error: DecodeError) -> any Error {
+    static func decoding(_ error: DecodeError) -> any Swift.Error {
         switch error {
         case let .contextFull(needed, contextSize):
             LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: contextSize)

@@ -1,12 +1,13 @@
-/// Options for how the model receives a request (Apple's 27 `ContextOptions`): whether the response schema is
-/// described in the prompt, and how much the model may reason first.
-///
-/// Only the type and its hand-over to models (``LanguageModelRequest/contextOptions``) exist here so far; the
-/// session's `respond` overloads that take it are not written yet.
+/// How a request's context is put together (Apple 27's `ContextOptions`).
 public struct ContextOptions: Sendable, Equatable {
-    /// Whether the response schema is described in the prompt; nil for the model's default.
+    /// Whether a structured request also describes its schema in the prompt (it always constrains the local
+    /// model's decoding); nil means true.
     public var includeSchemaInPrompt: Bool?
-    /// How much the model may reason before it responds; nil for the model's default.
+    /// How much the model should reason before answering; nil means the model's default.
+    ///
+    /// A model that reasons gets it mapped (``ClaudeLanguageModel``: the effort level). The local model and
+    /// a model without ``LanguageModelCapabilities/Capability/reasoning`` ignore it: nothing is added to the
+    /// prompt and the request runs as without it.
     public var reasoningLevel: ReasoningLevel?
 
     public init(includeSchemaInPrompt: Bool? = nil, reasoningLevel: ReasoningLevel? = nil) {
@@ -14,17 +15,12 @@ public struct ContextOptions: Sendable, Equatable {
         self.reasoningLevel = reasoningLevel
     }
 
-    /// How much reasoning the model may output before its response. A hint: a model maps it onto what it
-    /// has, and drops a level it has no equivalent for.
-    public enum ReasoningLevel: Sendable, Hashable {
-        /// Light reasoning, for quick responses.
+    /// How much to reason.
+    public enum ReasoningLevel: Sendable, Equatable, Hashable {
         case light
-        /// A moderate amount of reasoning.
         case moderate
-        /// Deep reasoning, for more analysis.
         case deep
-        /// A level the other cases do not name, in the model's own terms (for Claude an effort name such as
-        /// `"xhigh"` or `"max"`).
+        /// A level a model names itself (e.g. Claude's `"xhigh"`), passed through as written.
         case custom(String)
     }
 }

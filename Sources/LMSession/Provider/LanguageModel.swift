@@ -94,17 +94,21 @@ public struct LanguageModelRequest: Sendable {
     public var includeSchemaInPrompt: Bool
     /// Every tool the model may call (the instructions entry lists only those whose definitions are shown).
     public var toolDefinitions: [Transcript.ToolDefinition]
-    /// How the model receives the request (its reasoning level); nil for the model's defaults.
-    public var contextOptions: ContextOptions?
+    /// The request's context options (Apple 27): its reasoning level, for models that reason.
+    public var contextOptions: ContextOptions
+    /// The request's metadata (Apple 27), for models that send it on.
+    public var metadata: [String: any Sendable & Codable & Equatable]
 
     public init(transcript: Transcript, options: GenerationOptions = GenerationOptions(), schema: GenerationSchema? = nil,
-                includeSchemaInPrompt: Bool = true, toolDefinitions: [Transcript.ToolDefinition] = [], contextOptions: ContextOptions? = nil) {
+                includeSchemaInPrompt: Bool = true, toolDefinitions: [Transcript.ToolDefinition] = [],
+                contextOptions: ContextOptions = ContextOptions(), metadata: [String: any Sendable & Codable & Equatable] = [:]) {
         self.transcript = transcript
         self.options = options
         self.schema = schema
         self.includeSchemaInPrompt = includeSchemaInPrompt
         self.toolDefinitions = toolDefinitions
         self.contextOptions = contextOptions
+        self.metadata = metadata
     }
 }
 

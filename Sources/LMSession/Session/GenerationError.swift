@@ -3,7 +3,7 @@ import Foundation
 extension LanguageModelSession {
     /// Why a request failed (Apple's 26 `GenerationError`). A failed request leaves the transcript as it was
     /// before the request and the session usable.
-    public enum GenerationError: Error, LocalizedError {
+    public enum GenerationError: Swift.Error, LocalizedError {
         /// Instructions, tool definitions, transcript, prompt and schema (or those plus the response so far)
         /// need more tokens than ``SystemLanguageModel/contextSize``. The context's `debugDescription` gives both
         /// numbers. Recover with a new session or a shorter transcript.

@@ -17,7 +17,7 @@ extension LanguageModelSession {
     /// - Throws: whatever `instructions` throws.
     /// (Disfavoured so that a ``SystemLanguageModel`` picks the 26 initializer, which would be ambiguous.)
     @_disfavoredOverload
-    public convenience init<Failure: Error>(model: some LanguageModel, tools: [any Tool] = [],
+    public convenience init<Failure: Swift.Error>(model: some LanguageModel, tools: [any Tool] = [],
                                             @InstructionsBuilder instructions: () throws(Failure) -> Instructions) throws(Failure) {
         self.init(anyModel: model, tools: tools, instructions: try instructions())
     }

@@ -6,8 +6,11 @@ extension LanguageModelSession {
     /// `responseFormat` nil asks for text; otherwise the provider constrains decoding to its schema and the
     /// response decodes as `Content` (the structured overloads in `Generable/` are one-line calls of this).
     package func makeStream<Content: Generable>(prompt: Prompt, responseFormat: Transcript.ResponseFormat?, includeSchemaInPrompt: Bool,
-                                        options: GenerationOptions, generating: Content.Type = Content.self) -> ResponseStream<Content> {
-        let plan = RequestPlan(prompt: prompt, options: options, responseFormat: responseFormat, includeSchemaInPrompt: includeSchemaInPrompt)
+                                        options: GenerationOptions, generating: Content.Type = Content.self,
+                                        contextOptions: ContextOptions = ContextOptions(),
+                                        metadata: [String: any Sendable & Codable & Equatable] = [:]) -> ResponseStream<Content> {
+        let plan = RequestPlan(prompt: prompt, options: options, responseFormat: responseFormat, includeSchemaInPrompt: includeSchemaInPrompt,
+                               contextOptions: contextOptions, metadata: metadata)
         return ResponseStream(run: ResponseRun(session: self, plan: plan))
     }
 

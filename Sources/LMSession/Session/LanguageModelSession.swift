@@ -16,20 +16,28 @@ public final class LanguageModelSession: Sendable {
     let tools: [any Tool]
     /// This session's state in the provider (the KV cache of the local model).
     let conversation: any LanguageModelConversation
+    /// Instructions and tools evaluated before every model call (Apple 27), replacing the transcript's
+    /// instructions entry and ``tools``; nil for sessions made with fixed instructions.
+    let dynamicInstructions: Mutex<AnyDynamicInstructions?>
 
     struct State {
         var transcript: Transcript
         var isResponding = false
         var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
         var maximumToolCallRounds = LanguageModelSession.defaultMaximumToolCallRounds
+        var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+        /// Set when the transcript is replaced while a request runs; that request then fails.
+        var transcriptMutatedWhileResponding = false
     }
     let state: Mutex<State>
     let registrar = ObservationRegistrar()
 
-    init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript) {
+    init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript,
+         dynamicInstructions: sending AnyDynamicInstructions? = nil) {
         self.model = model
         self.tools = tools
         self.conversation = model.makeConversation()
+        self.dynamicInstructions = Mutex(dynamicInstructions)
         self.state = Mutex(State(transcript: initialTranscript))
     }
 
@@ -69,9 +77,29 @@ public final class LanguageModelSession: Sendable {
 
     /// Every entry so far: instructions, then the prompts, tool calls, tool outputs and responses of the
     /// completed requests. Updated when a request completes (not while it streams).
+    ///
+    /// Settable (Apple 27): trim old turns after `exceededContextWindowSize` and respond again, or edit the
+    /// history. The local model keeps its KV cache up to the first changed token. Set while a request runs, the
+    /// new value stays and that request throws ``LanguageModelSession/Error/transcriptMutationWhileResponding``.
     public final var transcript: Transcript {
-        registrar.access(self, keyPath: \.transcript)
-        return state.withLock { $0.transcript }
+        get {
+            registrar.access(self, keyPath: \.transcript)
+            return state.withLock { $0.transcript }
+        }
+        set {
+            registrar.withMutation(of: self, keyPath: \.transcript) {
+                state.withLock { state in
+                    state.transcript = newValue
+                    if state.isResponding { state.transcriptMutatedWhileResponding = true }
+                }
+            }
+        }
+    }
+
+    /// What a failed request leaves in ``transcript`` (Apple 27); `nil` means ``TranscriptErrorHandlingPolicy/revertTranscript``.
+    public final var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
+        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
     }
 
     /// Whether a request is in progress.
@@ -98,6 +126,7 @@ extension LanguageModelSession {
         let transcript: Transcript? = state.withLock { state in
             guard !state.isResponding else { return nil }
             state.isResponding = true
+            state.transcriptMutatedWhileResponding = false
             return state.transcript
         }
         guard let transcript else { throw .concurrent() }
@@ -105,17 +134,23 @@ extension LanguageModelSession {
         return transcript
     }
 
-    /// Ends the running request: with `transcript` (the request's result) on success, or with the transcript
-    /// unchanged (rollback) when `transcript` is nil.
-    func endRequest(transcript: Transcript?, usage: LanguageModelUsage) {
-        state.withLock { state in
-            if let transcript { state.transcript = transcript }
+    /// Ends the running request: with `transcript` (the request's result, or what a failed request keeps under
+    /// ``TranscriptErrorHandlingPolicy/preserveTranscript``), or with the transcript unchanged when `transcript`
+    /// is nil. Returns false, storing nothing, when the transcript was set while the request ran.
+    @discardableResult
+    func endRequest(transcript: Transcript?, usage: LanguageModelUsage) -> Bool {
+        let stored = state.withLock { state in
+            let mutated = state.transcriptMutatedWhileResponding
+            state.transcriptMutatedWhileResponding = false
+            if let transcript, !mutated { state.transcript = transcript }
             state.isResponding = false
             state.usage.inputTokens += usage.inputTokens
             state.usage.cachedInputTokens += usage.cachedInputTokens
             state.usage.outputTokens += usage.outputTokens
+            return !mutated
         }
-        if transcript != nil { registrar.withMutation(of: self, keyPath: \.transcript) {} }
+        if transcript != nil && stored { registrar.withMutation(of: self, keyPath: \.transcript) {} }
         registrar.withMutation(of: self, keyPath: \.isResponding) {}
+        return stored
     }
 }

@@ -8,6 +8,10 @@ struct RequestPlan: Sendable {
     /// `nil` for a text response.
     var responseFormat: Transcript.ResponseFormat?
     var includeSchemaInPrompt: Bool
+    /// Apple 27's context options of the request (reasoning level); `includeSchemaInPrompt` above wins.
+    var contextOptions = ContextOptions()
+    /// Apple 27's request metadata, handed to the model.
+    var metadata: [String: any Sendable & Codable & Equatable] = [:]
 }
 
 /// One request from start to commit: drives the provider's event stream, runs tool calls, builds cumulative
@@ -59,6 +63,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var maximumToolRounds = LanguageModelSession.defaultMaximumToolCallRounds
     /// The calls of the current step, run once its stream has ended (after its usage arrived).
     private var pendingCalls: [Transcript.ToolCall]?
+    /// The tools of the current model call: the session's, or what its dynamic instructions gave.
+    private var tools: [any Tool] = []
 
     init(session: LanguageModelSession, plan: RequestPlan) {
         self.session = session
@@ -189,10 +195,20 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try await startStep()
     }
 
-    /// Checks the budget (unless the conversation checks it on the tokens it renders) and starts the next model call.
+    /// Evaluates dynamic instructions, checks the budget (unless the conversation checks it on the tokens it
+    /// renders) and starts the next model call.
     /// - Throws: ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)`` when the request's
     ///   input alone needs more tokens than the context holds.
     private func startStep() async throws {
+        tools = session.tools
+        if let dynamic = session.instructionsForNextCall() {
+            base.setInstructions(dynamic.entry)
+            tools = dynamic.tools
+        }
+        if !tools.isEmpty, !session.model.capabilities.contains(.toolCalling) {
+            throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
+                debugDescription: "The session has tools, but the model does not support tool calling."))
+        }
         text = ""
         extraSegments = []
         json = IncrementalJSONReader()
@@ -205,7 +221,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let request = LanguageModelRequest(
             transcript: Transcript(entries: base.entries + newEntries), options: options,
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
-            toolDefinitions: session.tools.map { Transcript.ToolDefinition(tool: $0) })
+            toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) },
+            contextOptions: plan.contextOptions, metadata: plan.metadata)
         let model = session.model
         let conversation = session.conversation
         if !(conversation is any ChecksContextBudget) {
@@ -237,7 +254,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             throw LanguageModelSession.ToolCallRoundLimitError(limit: max(0, maximumToolRounds), toolCalls: calls)
         }
         newEntries.append(.toolCalls(Transcript.ToolCalls(calls)))
-        let outputs = try await ToolRunner(tools: session.tools).run(calls)
+        let outputs = try await ToolRunner(tools: tools).run(calls)
         newEntries += outputs.map { .toolOutput($0) }
         try Task.checkCancellation()
         try await startStep()
@@ -277,8 +294,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         } ?? textSegments()
         newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: segments)))
         let transcript = Transcript(entries: base.entries + newEntries)
+        guard session.endRequest(transcript: transcript, usage: usage) else {
+            let error = LanguageModelSession.Error.transcriptMutationWhileResponding
+            phase = .finished(.failure(error))
+            throw error
+        }
         phase = .finished(.success(Final(rawContent: raw, transcript: transcript, firstNewEntry: base.count, usage: usage)))
-        session.endRequest(transcript: transcript, usage: usage)
     }
 
     /// The text response's segments: the text, cut where other segments came and interleaved with them (one
@@ -305,20 +326,16 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = nil
         endStep()
         phase = .finished(.failure(error))
-        session.endRequest(transcript: nil, usage: usage)
+        let keeps = session.transcriptErrorHandlingPolicy == .preserveTranscript
+        session.endRequest(transcript: keeps ? Transcript(entries: base.entries + newEntries) : nil, usage: usage)
     }
 
     /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without guided
-    ///   generation (never a silent downgrade to text), ``LanguageModelError/unsupportedCapability(_:)`` for
-    ///   tools on a model without tool calling.
+    ///   generation (never a silent downgrade to text). (Tools are checked per model call, in `startStep`.)
     private func checkCapabilities(_ capabilities: LanguageModelCapabilities) throws {
         if let format = plan.responseFormat, !capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
                 debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
-        }
-        if !session.tools.isEmpty, !capabilities.contains(.toolCalling) {
-            throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
-                debugDescription: "The session has tools, but the model does not support tool calling."))
         }
     }
 

@@ -3,13 +3,13 @@ import Foundation
 extension LanguageModelSession {
     /// A tool threw while the session ran it (Apple's `ToolCallError`). The request ends and the transcript is
     /// rolled back to before it; the model does not see the error.
-    public struct ToolCallError: Error, LocalizedError {
+    public struct ToolCallError: Swift.Error, LocalizedError {
         /// The tool that threw.
         public var tool: any Tool
         /// What it threw.
-        public var underlyingError: any Error
+        public var underlyingError: any Swift.Error
 
-        public init(tool: any Tool, underlyingError: any Error) {
+        public init(tool: any Tool, underlyingError: any Swift.Error) {
             self.tool = tool
             self.underlyingError = underlyingError
         }

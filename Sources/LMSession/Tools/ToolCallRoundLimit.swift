@@ -16,7 +16,7 @@ extension LanguageModelSession {
     /// The model kept calling tools: it asked for a round beyond ``LanguageModelSession/maximumToolCallRounds``.
     /// The request ends, those calls are not run, and the transcript is rolled back to before the request.
     /// Not in Apple's API.
-    public struct ToolCallRoundLimitError: Error, LocalizedError, Sendable {
+    public struct ToolCallRoundLimitError: Swift.Error, LocalizedError, Sendable {
         /// The limit in force (rounds that did run).
         public var limit: Int
         /// The calls the model asked for in the round that was refused.

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// A session's transcript starts with its `.instructions` entry when it has instructions; every successful
 /// turn appends `.prompt`, then zero or more `.toolCalls`/`.toolOutput` pairs, then `.response`. A failed or
-/// cancelled turn appends nothing. Codable in Apple's `FoundationModels.Transcript` v1.1 JSON shape
+/// cancelled turn appends nothing (see ``TranscriptErrorHandlingPolicy``). Mutable as in Apple's 27
+/// (`Transcript+Mutation.swift`). Codable in Apple's `FoundationModels.Transcript` v1.1 JSON shape
 /// (see `Transcript+Codable.swift`).
 public struct Transcript: Sendable, Equatable, RandomAccessCollection {
     public typealias Index = Int
@@ -21,7 +22,10 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
     public var endIndex: Int { entries.endIndex }
 
     /// The entry at `index`; traps when `index` is out of bounds, as every collection does.
-    public subscript(index: Int) -> Entry { entries[index] }
+    public subscript(index: Int) -> Entry {
+        get { entries[index] }
+        set { entries[index] = newValue }
+    }
 }
 
 extension Transcript {

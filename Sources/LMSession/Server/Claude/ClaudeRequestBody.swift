@@ -64,7 +64,7 @@ package struct ClaudeRequestBody: Sendable {
                 body.append(.init(key: "tool_choice", value: .members([.init(key: "type", value: .text("none"))])))
             }
         }
-        let level = request.contextOptions?.reasoningLevel
+        let level = request.contextOptions.reasoningLevel
         let forcedToolUse = !tools.isEmpty && request.options.toolCallingMode?.kind == .required
         if level != nil, model.capabilities.adaptiveThinking, !forcedToolUse {
             body.append(.init(key: "thinking", value: .members([.init(key: "type", value: .text("adaptive"))])))

@@ -1,0 +1,37 @@
+extension LanguageModelSession {
+    /// Creates a session whose instructions and tools come from `dynamicInstructions`, evaluated again before
+    /// every model call (Apple 27). `history` is the transcript without instructions (its turns).
+    public convenience init(model: some LanguageModel = SystemLanguageModel.default,
+                            dynamicInstructions: sending some DynamicInstructions,
+                            history: some Collection<Transcript.Entry> = [Transcript.Entry]()) {
+        let erased = AnyDynamicInstructions(dynamicInstructions)
+        let first = ResolvedInstructions.resolve(erased)
+        var transcript = Transcript(entries: history)
+        transcript.setInstructions(first.entry)
+        self.init(model: model, tools: [], initialTranscript: transcript, dynamicInstructions: erased)
+    }
+
+    /// The instructions entry and tools for the next model call, when the session has dynamic instructions.
+    func instructionsForNextCall() -> (entry: Transcript.Instructions, tools: [any Tool])? {
+        dynamicInstructions.withLock { instructions in
+            guard let instructions else { return nil }
+            let resolved = ResolvedInstructions.resolve(instructions)
+            return (resolved.entry, resolved.tools)
+        }
+    }
+}
+
+extension Transcript {
+    /// Puts `instructions` in the leading instructions entry (replacing it, or inserting one); removes that
+    /// entry when the instructions are empty and show no tools.
+    mutating func setInstructions(_ instructions: Transcript.Instructions) {
+        let hasEntry = if case .instructions = entries.first { true } else { false }
+        let isEmpty = instructions.segments.isEmpty && instructions.toolDefinitions.isEmpty
+        switch (hasEntry, isEmpty) {
+        case (true, true): entries.removeFirst()
+        case (true, false): entries[0] = .instructions(instructions)
+        case (false, false): entries.insert(.instructions(instructions), at: 0)
+        case (false, true): break
+        }
+    }
+}
