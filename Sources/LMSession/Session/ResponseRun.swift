@@ -51,6 +51,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// Segments of this step other than its text (``LanguageModelEvent/segment(_:)``), each with the UTF-8
     /// length of `text` when it came, so the response entry interleaves them with the text.
     private var extraSegments: [(segment: Transcript.Segment, textOffset: Int)] = []
+    /// Reasoning entries of this step (``LanguageModelEvent/reasoning(text:signature:)``), entered before its
+    /// tool calls or response once the step completes.
+    private var stepReasoning: [Transcript.Entry] = []
     /// The structured response so far, read as it streams (only while snapshots are asked for).
     private var json = IncrementalJSONReader()
     private var structured: GeneratedContent?
@@ -169,8 +172,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             case .segment(let segment):
                 extraSegments.append((segment, text.utf8.count))
             case .reasoning(let text, let signature):
-                // Before the step's tool calls (appended when they run) or response (appended at the end).
-                newEntries.append(.reasoning(Transcript.Reasoning(segments: [.text(Transcript.TextSegment(content: text))], signature: signature)))
+                // Recorded with the step's tool calls or response, so a failed step leaves none behind.
+                stepReasoning.append(.reasoning(Transcript.Reasoning(segments: [.text(Transcript.TextSegment(content: text))], signature: signature)))
             }
         }
     }
@@ -211,6 +214,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         }
         text = ""
         extraSegments = []
+        stepReasoning = []
         json = IncrementalJSONReader()
         structured = nil
         stepUsage = nil
@@ -253,6 +257,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         guard toolRounds <= maximumToolRounds else {
             throw LanguageModelSession.ToolCallRoundLimitError(limit: max(0, maximumToolRounds), toolCalls: calls)
         }
+        newEntries += stepReasoning
+        stepReasoning = []
         newEntries.append(.toolCalls(Transcript.ToolCalls(calls)))
         let outputs = try await ToolRunner(tools: tools).run(calls)
         newEntries += outputs.map { .toolOutput($0) }
@@ -292,6 +298,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let segments: [Transcript.Segment] = plan.responseFormat.map {
             extraSegments.map(\.segment) + [.structure(Transcript.StructuredSegment(source: $0.name, content: stored))]
         } ?? textSegments()
+        newEntries += stepReasoning
+        stepReasoning = []
         newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: segments)))
         let transcript = Transcript(entries: base.entries + newEntries)
         guard session.endRequest(transcript: transcript, usage: usage) else {

@@ -74,4 +74,27 @@ import TestSupport
         #expect(assistant.first?["signature"] as? String == "c2lnLTM=")
         #expect(assistant.first?["thinking"] as? String == "I need the weather.")
     }
+
+    @Test func `a failed step leaves no reasoning behind, even when the transcript is preserved`() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        let thinkThenRefuse = ClaudeRecordedStreams.sse([
+            ("message_start", #"{"type":"message_start","message":{"usage":{"input_tokens":12,"output_tokens":1}}}"#),
+            ("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}"#),
+            ("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"I should not."}}"#),
+            ("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"c2ln"}}"#),
+            ("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+            ("message_delta", #"{"type":"message_delta","delta":{"stop_reason":"refusal"},"usage":{"output_tokens":3}}"#),
+            ("message_stop", #"{"type":"message_stop"}"#),
+        ])
+        proxy.enqueue(.stream(chunks: [Data(thinkThenRefuse.utf8)]))
+        let session = LanguageModelSession(model: ClaudeTestServer.model(proxy: proxy))
+        session.transcriptErrorHandlingPolicy = .preserveTranscript
+        await #expect {
+            _ = try await session.respond(to: "Do the forbidden thing.")
+        } throws: { error in
+            if case LanguageModelError.refusal = error { true } else { false }
+        }
+        #expect(session.transcript.map(\.kindLabel) == ["prompt"])
+    }
 }
