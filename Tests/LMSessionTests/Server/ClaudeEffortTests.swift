@@ -1,6 +1,7 @@
 import Foundation
 import LMSession
 import Testing
+import TestSupport
 
 /// Reasoning levels and `fixedEffort` mapped to `output_config.effort` (and `thinking`), only as far as the model
 /// accepts them.
@@ -42,5 +43,21 @@ import Testing
         #expect(try Self.body(.deep, model: ClaudeRequestBodyTests.plain)["output_config"] == nil)
         #expect(try Self.body(.deep, mode: .required)["thinking"] == nil)
         #expect(try Self.body(.deep, mode: .allowed)["thinking"] != nil)
+    }
+
+    @Test func `a session's reasoning level reaches the wire as effort and adaptive thinking`() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        proxy.enqueue(.stream(chunks: [Data(ClaudeRecordedStreams.thinking.utf8)]), .stream(chunks: [Data(ClaudeRecordedStreams.thinking.utf8)]))
+        let session = LanguageModelSession(model: ClaudeLanguageModel(name: Self.model, auth: .apiKey("k"), baseURL: proxy.baseURL))
+        _ = try await session.respond(to: "Think hard.", contextOptions: ContextOptions(reasoningLevel: .custom("xhigh")))
+        _ = try await session.respond(to: "Think less.", contextOptions: ContextOptions(reasoningLevel: .moderate))
+        let first = try #require(proxy.requests.first?.json)
+        #expect((first["output_config"] as? [String: Any])?["effort"] as? String == "xhigh")
+        #expect((first["thinking"] as? [String: Any])?["type"] as? String == "adaptive")
+        // medium is not one of this model's levels: no effort, thinking still on.
+        let second = try #require(proxy.requests.last?.json)
+        #expect(second["output_config"] == nil)
+        #expect(second["thinking"] != nil)
     }
 }
