@@ -134,4 +134,11 @@ import Testing
         #expect(tools[2]["max_uses"] as? Int == 3)
         #expect(body.betas == ["code-execution-2025-08-25"])
     }
+
+    @Test func `request metadata's user_id is sent as metadata.user_id, other keys are not`() throws {
+        let request = LanguageModelRequest(transcript: Self.transcript(Self.prompt("Hi")), metadata: ["user_id": "user-42", "trace": 7])
+        let body = try Self.object(Self.body(request))
+        #expect(body["metadata"] as? [String: String] == ["user_id": "user-42"])
+        #expect(try Self.object(Self.body(LanguageModelRequest(transcript: Self.transcript(Self.prompt("Hi")))))["metadata"] == nil)
+    }
 }

@@ -8,7 +8,7 @@ import LMGrammar
 /// `.disallowed`), sampling parameters (only when the model takes them), `thinking` (adaptive, when a reasoning
 /// level is asked of a model with adaptive thinking and no tool call is forced, which the API rejects with
 /// thinking), `output_config` (`effort`: see ``effort(fixed:level:model:)``; `format` for a schema) and
-/// `stream: true`.
+/// `metadata.user_id` (from the request metadata's `"user_id"` string) and `stream: true`.
 package struct ClaudeRequestBody: Sendable {
     /// The body.
     var json: JSONValue
@@ -86,6 +86,10 @@ package struct ClaudeRequestBody: Sendable {
             ])))
         }
         if !outputConfig.isEmpty { body.append(.init(key: "output_config", value: .members(outputConfig))) }
+        // The API's only metadata field; other request metadata has no place on the wire.
+        if let user = request.metadata["user_id"] as? String {
+            body.append(.init(key: "metadata", value: .members([.init(key: "user_id", value: .text(user))])))
+        }
         body.append(.init(key: "stream", value: .bool(true)))
         json = .members(body)
         betas = Set(serverTools.compactMap(\.0.betaHeader)).sorted()
