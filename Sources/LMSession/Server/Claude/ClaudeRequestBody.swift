@@ -7,7 +7,7 @@ import LMGrammar
 /// the server tools by name) and `tool_choice` (only when there are tools: `any` for `.required`, `none` for
 /// `.disallowed`), sampling parameters (only when the model takes them), `thinking` (adaptive, when a reasoning
 /// level is asked of a model with adaptive thinking and no tool call is forced, which the API rejects with
-/// thinking), `output_config` (`effort`: see ``effort(fixed:level:model:)``; `format` for a schema) and
+/// thinking), `output_config` (`effort`: see ``effort(fixed:level:model:)``; `format` for a schema),
 /// `metadata.user_id` (from the request metadata's `"user_id"` string) and `stream: true`.
 package struct ClaudeRequestBody: Sendable {
     /// The body.
