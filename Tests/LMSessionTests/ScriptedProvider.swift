@@ -55,6 +55,7 @@ final class ScriptedProvider: LanguageModelProvider {
             case .response(let e): e.segments.map(\.description).joined(separator: " ")
             case .toolOutput(let e): e.segments.map(\.description).joined(separator: " ")
             case .toolCalls(let e): e.map(\.description).joined(separator: " ")
+            case .reasoning(let e): e.segments.map(\.description).joined(separator: " ")
             }
             return total + words(text) + 2
         }

@@ -52,6 +52,7 @@ extension Transcript.Entry {
         case .toolCalls: "toolCalls"
         case .toolOutput: "toolOutput"
         case .response: "response"
+        case .reasoning: "reasoning"
         }
     }
 }

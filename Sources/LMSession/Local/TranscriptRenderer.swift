@@ -45,7 +45,7 @@ struct TranscriptRenderer: Sendable {
         case .request(let request):
             promptTokens(for: request).count
         case .entries(let entries):
-            marginalCount(entries.map { message(for: $0, schemaIncluded: true) })
+            marginalCount(entries.compactMap { message(for: $0, schemaIncluded: true) })
         case .tools(let definitions):
             definitions.isEmpty ? 0 : tokenizer.encode("\n\n" + toolsSection(definitions), addBOS: false).count
         case .schema(let schema):
@@ -63,12 +63,13 @@ struct TranscriptRenderer: Sendable {
     /// `includeSchemaInPrompt` (earlier prompts always describe theirs, so re-renders stay stable).
     func messages(for request: LanguageModelRequest) -> [ChatMessage] {
         let lastPrompt = request.transcript.lastIndex { if case .prompt = $0 { true } else { false } }
-        return request.transcript.enumerated().map { index, entry in
+        return request.transcript.enumerated().compactMap { index, entry in
             message(for: entry, schemaIncluded: index != lastPrompt || request.includeSchemaInPrompt)
         }
     }
 
-    func message(for entry: Transcript.Entry, schemaIncluded: Bool) -> ChatMessage {
+    /// The entry's message; nil for a reasoning entry (another model's, which these templates have no place for).
+    func message(for entry: Transcript.Entry, schemaIncluded: Bool) -> ChatMessage? {
         switch entry {
         case .instructions(let instructions):
             var text = instructions.segments.descriptionText
@@ -89,6 +90,8 @@ struct TranscriptRenderer: Sendable {
             return ChatMessage(role: .tool, content: ToolCallEnvelope.response(output))
         case .response(let response):
             return ChatMessage(role: .assistant, content: response.segments.descriptionText)
+        case .reasoning:
+            return nil
         }
     }
 

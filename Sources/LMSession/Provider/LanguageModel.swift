@@ -122,6 +122,14 @@ public enum LanguageModelEvent: Sendable, Equatable {
     case toolCalls([Transcript.ToolCall])
     /// Token counts of this step (the last one reported wins).
     case usage(LanguageModelUsage)
+    /// One complete block of reasoning (never part of the response): the session records it as a
+    /// ``Transcript/Reasoning`` entry before the step's response or tool calls. `signature` is the provider's,
+    /// to send back with it (nil when unsigned).
+    case reasoning(text: String, signature: Data?)
+    /// A segment of the response other than its text (a server tool's call or result), placed after the text
+    /// so far: the response entry's segments keep text and such segments in the order they came. Only the
+    /// last step's (the one that answers) are recorded.
+    case segment(Transcript.Segment)
 }
 
 /// Token counts of one model call.

@@ -48,6 +48,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var newEntries: [Transcript.Entry] = []
     private var events: AsyncThrowingStream<LanguageModelEvent, any Error>.AsyncIterator?
     private var text = ""
+    /// Segments of this step other than its text (``LanguageModelEvent/segment(_:)``), each with the UTF-8
+    /// length of `text` when it came, so the response entry interleaves them with the text.
+    private var extraSegments: [(segment: Transcript.Segment, textOffset: Int)] = []
+    /// Reasoning entries of this step (``LanguageModelEvent/reasoning(text:signature:)``), entered before its
+    /// tool calls or response once the step completes.
+    private var stepReasoning: [Transcript.Entry] = []
     /// The structured response so far, read as it streams (only while snapshots are asked for).
     private var json = IncrementalJSONReader()
     private var structured: GeneratedContent?
@@ -163,6 +169,11 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
                 stepUsage = reported
             case .toolCalls(let calls):
                 pendingCalls = (pendingCalls ?? []) + calls
+            case .segment(let segment):
+                extraSegments.append((segment, text.utf8.count))
+            case .reasoning(let text, let signature):
+                // Recorded with the step's tool calls or response, so a failed step leaves none behind.
+                stepReasoning.append(.reasoning(Transcript.Reasoning(segments: [.text(Transcript.TextSegment(content: text))], signature: signature)))
             }
         }
     }
@@ -202,6 +213,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
                 debugDescription: "The session has tools, but the model does not support tool calling."))
         }
         text = ""
+        extraSegments = []
+        stepReasoning = []
         json = IncrementalJSONReader()
         structured = nil
         stepUsage = nil
@@ -244,6 +257,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         guard toolRounds <= maximumToolRounds else {
             throw LanguageModelSession.ToolCallRoundLimitError(limit: max(0, maximumToolRounds), toolCalls: calls)
         }
+        newEntries += stepReasoning
+        stepReasoning = []
         newEntries.append(.toolCalls(Transcript.ToolCalls(calls)))
         let outputs = try await ToolRunner(tools: tools).run(calls)
         newEntries += outputs.map { .toolOutput($0) }
@@ -280,10 +295,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         // The transcript keeps the value without the stream's identity (transcript JSON has no place for it).
         var stored = raw
         stored.id = nil
-        let segment: Transcript.Segment = plan.responseFormat.map {
-            .structure(Transcript.StructuredSegment(source: $0.name, content: stored))
-        } ?? .text(Transcript.TextSegment(content: text))
-        newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: [segment])))
+        let segments: [Transcript.Segment] = plan.responseFormat.map {
+            extraSegments.map(\.segment) + [.structure(Transcript.StructuredSegment(source: $0.name, content: stored))]
+        } ?? textSegments()
+        newEntries += stepReasoning
+        stepReasoning = []
+        newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: segments)))
         let transcript = Transcript(entries: base.entries + newEntries)
         guard session.endRequest(transcript: transcript, usage: usage) else {
             let error = LanguageModelSession.Error.transcriptMutationWhileResponding
@@ -291,6 +308,22 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             throw error
         }
         phase = .finished(.success(Final(rawContent: raw, transcript: transcript, firstNewEntry: base.count, usage: usage)))
+    }
+
+    /// The text response's segments: the text, cut where other segments came and interleaved with them (one
+    /// text segment, possibly empty, when there are none).
+    private func textSegments() -> [Transcript.Segment] {
+        guard !extraSegments.isEmpty else { return [.text(Transcript.TextSegment(content: text))] }
+        var segments: [Transcript.Segment] = []
+        var start = text.utf8.startIndex
+        for (segment, offset) in extraSegments {
+            let end = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+            if start < end { segments.append(.text(Transcript.TextSegment(content: String(text[start..<end])))) }
+            segments.append(segment)
+            start = end
+        }
+        if start < text.endIndex { segments.append(.text(Transcript.TextSegment(content: String(text[start...])))) }
+        return segments
     }
 
     private func fail(_ error: any Error) {

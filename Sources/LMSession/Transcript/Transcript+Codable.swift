@@ -7,6 +7,7 @@ import Foundation
 // instructions `tools` ([{"type":"function","function":{"name","description","parameters"}}]); user `options`
 // and `responseFormat` ({"type":"jsonSchema","jsonSchema":{"name","schema"}}); response `assets`, or
 // `toolCalls` ([{"id","name","arguments":<JSON text>}]) for a tool-calls entry; tool `toolName`, `toolCallID`.
+// Reasoning entries (Apple 27; its JSON shape is not known): role `reasoning`, `contents`, and `signature` as base64.
 // Our additions, ignored by decoders that do not know them: `structure.contentJSON` keeps the content's key
 // order (JSON coders lose it), and the option keys `greedy`/`topP` (Apple's spelling for those is unknown).
 
@@ -51,6 +52,7 @@ private struct EntryCoding: Codable {
     var assets: [String]?
     var toolName: String?
     var toolCallID: String?
+    var signature: String?
 
     init(_ entry: Transcript.Entry) {
         switch entry {
@@ -66,6 +68,9 @@ private struct EntryCoding: Codable {
             self.init(role: "tool", id: e.id, contents: e.segments.map(SegmentCoding.init), toolName: e.toolName, toolCallID: e.id)
         case .response(let e):
             self.init(role: "response", id: e.id, contents: e.segments.map(SegmentCoding.init), assets: e.assetIDs)
+        case .reasoning(let e):
+            self.init(role: "reasoning", id: e.id, contents: e.segments.map(SegmentCoding.init))
+            signature = e.signature?.base64EncodedString()
         }
     }
 
@@ -90,6 +95,8 @@ private struct EntryCoding: Codable {
                 return .toolCalls(Transcript.ToolCalls(id: id, try toolCalls.map { try $0.call(entry: index) }))
             }
             return .response(Transcript.Response(id: id, assetIDs: assets ?? [], segments: segments))
+        case "reasoning":
+            return .reasoning(Transcript.Reasoning(id: id, segments: segments, signature: signature.flatMap { Data(base64Encoded: $0) }))
         case "tool":
             return .toolOutput(Transcript.ToolOutput(id: toolCallID ?? id, toolName: toolName ?? "", segments: segments))
         default:

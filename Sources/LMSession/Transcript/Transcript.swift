@@ -41,6 +41,8 @@ extension Transcript {
         case toolOutput(ToolOutput)
         /// The model's answer.
         case response(Response)
+        /// What the model reasoned before its answer or tool calls (Apple 27; see ``Transcript/Reasoning``).
+        case reasoning(Reasoning)
 
         /// The id of the wrapped payload.
         public var id: String {
@@ -50,6 +52,7 @@ extension Transcript {
             case .toolCalls(let e): e.id
             case .toolOutput(let e): e.id
             case .response(let e): e.id
+            case .reasoning(let e): e.id
             }
         }
 
@@ -60,6 +63,7 @@ extension Transcript {
             case .toolCalls(let e): e.description
             case .toolOutput(let e): e.description
             case .response(let e): e.description
+            case .reasoning(let e): e.description
             }
         }
     }

@@ -103,10 +103,14 @@ public final class FaultProxy: Sendable {
     /// Stops accepting connections (handlers already running finish on their own). Call it when done: the
     /// accept thread keeps the proxy alive until then. Calling it again does nothing.
     public func stop() {
-        if !stopped.exchange(true, ordering: .sequentiallyConsistent) { listener.shutdownAndClose() }
+        // Shut down only: the accept thread closes the descriptor when its loop ends. Closing it here let the
+        // thread's next accept() land on a new proxy's listener that reused the descriptor number, so that
+        // proxy's requests were served from this one's (empty) queue: a stray "502 no upstream".
+        if !stopped.exchange(true, ordering: .sequentiallyConsistent) { listener.shutdownOnly() }
     }
 
     private func acceptLoop() {
+        defer { listener.closeDescriptor() }
         while let client = listener.accept() {
             active.add(1, ordering: .sequentiallyConsistent)
             let thread = Thread { [self] in

@@ -80,7 +80,18 @@ struct LoopbackSocket: Sendable {
 
     /// Stops reads and accepts on this socket in every thread (they return at once), then closes it.
     func shutdownAndClose() {
+        shutdownOnly()
+        close(fd)
+    }
+
+    /// Stops reads and accepts on this socket in every thread (they return at once) and keeps the descriptor
+    /// open: a thread still using it must not meet another socket that reused its number.
+    func shutdownOnly() {
         shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// Closes the descriptor (after ``shutdownOnly()``, by the thread that used it).
+    func closeDescriptor() {
         close(fd)
     }
 }

@@ -1,0 +1,32 @@
+import LMGrammar
+
+// Short spellings for building and reading the Messages API's JSON with the package's ordered `JSONValue`
+// (members stay in the order written, so request bodies are byte-stable and testable).
+
+extension JSONValue {
+    /// A complete string.
+    static func text(_ s: String) -> JSONValue { .string(s, complete: true) }
+    /// A complete integer.
+    static func integer(_ i: Int) -> JSONValue { .number(String(i), complete: true) }
+    /// A complete number written with Swift's shortest round-trip form.
+    static func double(_ d: Double) -> JSONValue { .number(GeneratedContent.jsonNumber(d), complete: true) }
+    /// A complete array.
+    static func items(_ values: [JSONValue]) -> JSONValue { .array(values, complete: true) }
+    /// A complete object.
+    static func members(_ members: [JSONMember]) -> JSONValue { .object(members, complete: true) }
+
+    /// Compact JSON text.
+    var compactText: String {
+        var out = ""
+        GenerationSchema.write(self, indent: nil, to: &out)
+        return out
+    }
+
+    // `stringValue` (the string's text) is declared in GenerationSchema+Codable.swift.
+
+    /// The number as an `Int`, if this is an integral number.
+    var intValue: Int? {
+        if case let .number(text, _) = self { return Int(text) ?? Double(text).flatMap { Int(exactly: $0) } }
+        return nil
+    }
+}
