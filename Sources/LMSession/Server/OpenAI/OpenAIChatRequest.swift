@@ -67,6 +67,8 @@ enum OpenAIChatRequest {
         case .instructions(let e): text(e.segments).isEmpty ? [] : [message("system", text(e.segments))]
         case .prompt(let e): [message("user", text(e.segments))]
         case .response(let e): [message("assistant", text(e.segments))]
+        // Chat Completions has no standard field for earlier reasoning: it is not sent back.
+        case .reasoning: []
         case .toolOutput(let e): [.object([("role", .string("tool")), ("tool_call_id", .string(e.id)), ("content", .string(text(e.segments)))])]
         case .toolCalls(let calls):
             [.object([
