@@ -30,8 +30,8 @@ package indirect enum ServerJSON: Sendable, Equatable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d): out += d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)) : "null"
-        case .string(let s): Self.quote(s, to: &out)
+        case .double(let d): out += GeneratedContent.jsonNumber(d)
+        case .string(let s): GeneratedContent.writeString(s, to: &out)
         case .raw(let text): out += text
         case .array(let items):
             out += "["
@@ -44,28 +44,11 @@ package indirect enum ServerJSON: Sendable, Equatable {
             out += "{"
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
-                Self.quote(key, to: &out)
+                GeneratedContent.writeString(key, to: &out)
                 out += ":"
                 value.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    private static func quote(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
