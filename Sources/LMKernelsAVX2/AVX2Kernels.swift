@@ -6,8 +6,8 @@ import LMKernelsCore
 /// module is compiled for AVX2, FMA, F16C and BMI2, so even the generic row loops specialised here
 /// use 256-bit registers; callers must check the CPU first (`LMKernels.KernelSet`).
 package enum AVX2Kernels {
-    package static let q4_0 = packedEntry(Q4_0AVX2.self)
-    package static let q4_1 = packedEntry(Q4_1AVX2.self)
+    package static let q4_0 = nibbleEntry(Q4_0AVX2.self)
+    package static let q4_1 = nibbleEntry(Q4_1AVX2.self)
     package static let q5_0 = packedEntry(Q5_0AVX2.self)
     package static let q5_1 = packedEntry(Q5_1AVX2.self)
     package static let q8_0 = entry(AVX2BlockDot<Q8_0AVX2>.self)
@@ -34,6 +34,31 @@ package enum AVX2Kernels {
                           RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
                       }
                   })
+    }
+
+    /// The table entry of a 4-bit legacy format: as ``packedEntry(_:)``, and decode on the matrix's
+    /// ``AVX2DecodeTiles`` when it was prepared with them (``decodeTiles(for:)``).
+    private static func nibbleEntry<F: AVX2NibbleFormat>(_: F.Type) -> DotKernel {
+        let packed = packedEntry(F.self)
+        return DotKernel(activationFormat: F.activationFormat,
+                         matVec: { w, x, t, y, rows in
+                             if let tiles = w.tiles {
+                                 AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
+                             } else {
+                                 RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
+                             }
+                         },
+                         matMul: packed.matMul)
+    }
+
+    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1), or nil for
+    /// types whose decode reads the file's layout.
+    package static func decodeTiles(for w: WeightMatrix) -> WeightTiles? {
+        switch w.type {
+        case .q4_0: AVX2DecodeTiles<Q4_0AVX2>.pack(w)
+        case .q4_1: AVX2DecodeTiles<Q4_1AVX2>.pack(w)
+        default: nil
+        }
     }
 
     /// The table entry of a K-quant whose prefill runs on packed tiles (``AVX2PackedSuperBlocks``)

@@ -4,7 +4,8 @@ import LMGGUF
 /// (outermost first; GGUF stores it as `dims == [cols, rows]`). Row `r` starts at
 /// `data + r * rowBytes` and holds `cols / type.blockSize` blocks.
 ///
-/// `@unchecked Sendable`: the pointer refers to read-only mapped memory kept alive by the model.
+/// `@unchecked Sendable`: the pointer refers to read-only mapped memory kept alive by the model
+/// (and `tiles`, when set, to a read-only copy it owns).
 public struct WeightMatrix: @unchecked Sendable {
     public let type: GGMLType
     public let data: UnsafeRawPointer
@@ -12,6 +13,9 @@ public struct WeightMatrix: @unchecked Sendable {
     public let cols: Int
     /// Bytes per row: `cols / type.blockSize * type.bytesPerBlock`.
     public let rowBytes: Int
+    /// The same rows repacked for the active kernel set's decode kernel, when it has one for this
+    /// type (`KernelSet.prepare`); nil for the file's layout alone.
+    public var tiles: WeightTiles?
 
     public init(type: GGMLType, data: UnsafeRawPointer, rows: Int, cols: Int) {
         precondition(cols % type.blockSize == 0, "row length must be whole blocks")

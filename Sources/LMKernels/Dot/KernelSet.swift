@@ -2,6 +2,9 @@ import Foundation
 import LMCPUFeatures
 import LMGGUF
 import LMKernelsCore
+#if arch(x86_64)
+import LMKernelsAVX2
+#endif
 
 /// A set of matrix kernels for one instruction set. The package is built for the baseline target
 /// (x86-64 with SSE2, or arm64), so it runs everywhere; the instruction-set-specific kernels live
@@ -39,6 +42,24 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
             return CPUFeatures.bits & needed == needed
             #else
             return false
+            #endif
+        }
+    }
+
+    /// `w` with the layout this set's decode kernel reads, when it has its own for `w.type` (AVX2:
+    /// Q4_0 and Q4_1 repacked into tiles of 8 rows, as large as the weights themselves); `w`
+    /// unchanged otherwise. Done once at load; the file's layout stays in place for prefill.
+    public func prepare(_ w: WeightMatrix) -> WeightMatrix {
+        switch self {
+        case .portable:
+            return w
+        case .avx2:
+            #if arch(x86_64)
+            var prepared = w
+            prepared.tiles = AVX2Kernels.decodeTiles(for: w)
+            return prepared
+            #else
+            return w
             #endif
         }
     }
