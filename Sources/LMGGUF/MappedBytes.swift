@@ -45,6 +45,19 @@ public final class MappedBytes: @unchecked Sendable {
         isMapped = false
     }
 
+    /// Drops the pages lying wholly inside `start ..< start + byteCount` from this process's resident
+    /// memory (`madvise(MADV_DONTNEED)` on a private read-only file mapping: the bytes stay the file's
+    /// and load again on the next touch). For tensors the runtime has copied into another layout.
+    /// A no-op for an in-memory copy, and for a range outside the bytes.
+    public func releasePages(_ start: UnsafeRawPointer, byteCount: Int) {
+        guard isMapped, start >= base, byteCount > 0, start + byteCount <= base + count else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let lo = (Int(bitPattern: start) + page - 1) / page * page
+        let hi = (Int(bitPattern: start) + byteCount) / page * page
+        guard hi > lo, let p = UnsafeMutableRawPointer(bitPattern: lo) else { return }
+        _ = madvise(p, hi - lo, MADV_DONTNEED)
+    }
+
     deinit {
         if isMapped {
             munmap(UnsafeMutableRawPointer(mutating: base), count)

@@ -68,6 +68,25 @@ enum AVX2DecodeTiles<F: AVX2NibbleFormat> {
         for r in end..<rows.upperBound { y[r] = AVX2BlockDot<F>.dot(w.row(r), x, cols: cols) }
     }
 
+    /// Tile `tile` in the prefill layout of ``AVX2PackedTiles`` (unsigned bytes, chunk `k` = weights
+    /// `4k..<4k+4` of the 8 rows, then `d` and `m` as Float): low nibbles of vector `j` are chunk `j`,
+    /// high nibbles chunk `4 + j`.
+    @inline(__always)
+    static func unpack(_ tile: UnsafeRawPointer, blocks: Int, into packed: UnsafeMutableRawPointer) {
+        for b in 0..<blocks {
+            let p = tile + b * blockBytes, dst = packed + b * AVX2PackedTiles<F>.packedBlockBytes
+            for j in 0..<4 {
+                let v = p.loadUnaligned(fromByteOffset: 32 * j, as: SIMD32<UInt8>.self)
+                dst.storeBytes(of: AVX2.and(v, AVX2.bytes(0x0f)), toByteOffset: 32 * j, as: SIMD32<UInt8>.self)
+                dst.storeBytes(of: AVX2.shiftRight(v, 4), toByteOffset: 32 * (4 + j), as: SIMD32<UInt8>.self)
+            }
+            dst.storeBytes(of: F16CHalves.floats(p.loadUnaligned(fromByteOffset: 128, as: SIMD8<UInt16>.self)),
+                           toByteOffset: 256, as: SIMD8<Float>.self)
+            let m = F.hasOffset ? F16CHalves.floats(p.loadUnaligned(fromByteOffset: 144, as: SIMD8<UInt16>.self)) : SIMD8<Float>()
+            dst.storeBytes(of: m, toByteOffset: 288, as: SIMD8<Float>.self)
+        }
+    }
+
     /// The 8 rows of `tile` against `x` (lane = row).
     @inline(__always)
     static func dot8(_ tile: UnsafeRawPointer, _ x: ActivationRow, blocks: Int) -> SIMD8<Float> {
@@ -92,6 +111,31 @@ enum AVX2DecodeTiles<F: AVX2NibbleFormat> {
             }
         }
         return acc + offsets
+    }
+}
+
+/// Prefill for Q4_0 and Q4_1 as ``AVX2PackedTiles``, packing each tile of 8 rows from the decode
+/// tiles when the matrix has them and the tile lines up with one (so prefill reads the same copy
+/// as decode, and the file's pages of the tensor can leave memory), else from the file's rows.
+enum AVX2PackedFromDecodeTiles<F: AVX2NibbleFormat>: AVX2PackedTileKernel {
+    static var weightsPerBlock: Int { 32 }
+    static var packedBlockBytes: Int { AVX2PackedTiles<F>.packedBlockBytes }
+
+    static func pack(_ w: WeightMatrix, rows r0: Int, blocks: Int, into packed: UnsafeMutableRawPointer) {
+        if let tiles = w.tiles, r0 % 8 == 0, r0 + 8 <= tiles.rows {
+            AVX2DecodeTiles<F>.unpack(tiles.tile(r0 / 8), blocks: blocks, into: packed)
+        } else {
+            AVX2PackedTiles<F>.pack(w, rows: r0, blocks: blocks, into: packed)
+        }
+    }
+
+    @inline(__always)
+    static func step(_ acc: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int) {
+        AVX2PackedTiles<F>.step(&acc, p, xt, b)
+    }
+
+    static func rowMatMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        AVX2PackedTiles<F>.rowMatMul(w, x, into: y, rows: rows)
     }
 }
 #endif

@@ -36,19 +36,27 @@ package enum AVX2Kernels {
                   })
     }
 
-    /// The table entry of a 4-bit legacy format: as ``packedEntry(_:)``, and decode on the matrix's
+    /// The table entry of a 4-bit legacy format: prefill as ``packedEntry(_:)`` (its tiles packed from the decode tiles), and decode on the matrix's
     /// ``AVX2DecodeTiles`` when it was prepared with them (``decodeTiles(for:)``).
     private static func nibbleEntry<F: AVX2NibbleFormat>(_: F.Type) -> DotKernel {
-        let packed = packedEntry(F.self)
-        return DotKernel(activationFormat: F.activationFormat,
-                         matVec: { w, x, t, y, rows in
-                             if let tiles = w.tiles {
-                                 AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
-                             } else {
-                                 RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
-                             }
-                         },
-                         matMul: packed.matMul)
+        DotKernel(activationFormat: F.activationFormat,
+                  matVec: { w, x, t, y, rows in
+                      if let tiles = w.tiles {
+                          AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
+                      } else {
+                          RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
+                      }
+                  },
+                  matMul: { w, x, y, rows in
+                      if x.nTokens >= 8 {
+                          AVX2PackedTileLoops<AVX2PackedFromDecodeTiles<F>>.matMul(w, x, into: y, rows: rows)
+                      } else if let tiles = w.tiles {
+                          // A few tokens: the decode tiles once per token beat decoding each row per 4 tokens.
+                          for t in 0..<x.nTokens { AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y + t * w.rows, rows: rows) }
+                      } else {
+                          RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                      }
+                  })
     }
 
     /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1), or nil for

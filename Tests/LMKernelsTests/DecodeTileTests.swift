@@ -41,6 +41,34 @@ import Testing
         }
     }
 
+    @Test("prepared weights give the portable kernels' prefill", arguments: [3, 12])
+    func preparedMatMulMatchesPortable(tokens: Int) throws {
+        let rows = 45, cols = 256
+        for type in [GGMLType.q4_0, .q4_1] {
+            var rng = SplitMix64(seed: 41)
+            let bytes = (0..<rows).flatMap { _ in DotReference.randomRow(type, cols: cols, rng: &rng) }
+            let input = DotReference.randomActivations(tokens * cols, rng: &rng)
+            let x = QuantizedActivations(maxTokens: tokens, maxCols: cols)
+            x.quantize(input, nTokens: tokens, cols: cols, format: activationFormat(for: type))
+            try bytes.withUnsafeBytes { raw in
+                let w = WeightMatrix(type: type, data: raw.baseAddress!, rows: rows, cols: cols)
+                var reference = [Float](repeating: .nan, count: tokens * rows)
+                MatMul.matMul(w, x, into: &reference, rows: 0..<rows, kernels: .portable)
+                let scale = try #require(reference.map { abs($0) }.max())
+                for set in KernelSet.supported where set != .portable {
+                    for range in [0..<rows, 8..<45, 3..<29] {
+                        var fast = [Float](repeating: .nan, count: tokens * rows)
+                        MatMul.matMul(set.prepare(w), x, into: &fast, rows: range, kernels: set)
+                        for i in 0..<(tokens * rows) where range.contains(i % rows) {
+                            #expect(abs(fast[i] - reference[i]) <= 1e-5 * scale, "\(type) \(set) \(range) [\(i / rows), \(i % rows)]")
+                        }
+                        #expect(fast.enumerated().allSatisfy { range.contains($0.offset % rows) || $0.element.isNaN })
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a slice of prepared weights keeps the tiles it starts on")
     func slicesKeepAlignedTiles() throws {
         let rows = 40, cols = 64

@@ -8,11 +8,12 @@ extension Decoder {
     init(config c: ModelConfig, tensors t: TensorLookup) throws(ModelLoadError) {
         let arch = c.architecture
         config = c
-        embedding = try t.matrix("\(TensorName.tokenEmbedding).weight", rows: c.vocabSize, cols: c.nEmbd)
+        embedding = try t.matrix("\(TensorName.tokenEmbedding).weight", rows: c.vocabSize, cols: c.nEmbd, prepared: false)
         outputNorm = try Self.norm(TensorName.outputNorm, arch.norm, count: c.nEmbd, eps: c.normEps, t)
         let head: WeightMatrix = switch arch.outputHead {
-        case .tied: embedding
-        case .tiedUnlessPresent: try t.optionalMatrix("\(TensorName.output).weight", rows: c.vocabSize, cols: c.nEmbd) ?? embedding
+        case .tied: TensorLookup.prepared(embedding)
+        case .tiedUnlessPresent:
+            try t.optionalMatrix("\(TensorName.output).weight", rows: c.vocabSize, cols: c.nEmbd) ?? TensorLookup.prepared(embedding)
         case .separate: try t.matrix("\(TensorName.output).weight", rows: c.vocabSize, cols: c.nEmbd)
         }
         output = Linear(weight: head, bias: try Self.bias("\(TensorName.output).bias", c.vocabSize, arch.biases.outputHead, t))

@@ -6,13 +6,6 @@ struct Linear: Sendable {
     let weight: WeightMatrix
     let bias: [Float]?
 
-    /// `weight` gets the layout the active kernel set decodes fastest (``KernelSet/prepare(_:)``),
-    /// once, here at load.
-    init(weight: WeightMatrix, bias: [Float]?) {
-        self.weight = KernelSet.active.prepare(weight)
-        self.bias = bias
-    }
-
     var outFeatures: Int { weight.rows }
     var inFeatures: Int { weight.cols }
 

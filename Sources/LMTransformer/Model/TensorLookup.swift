@@ -17,15 +17,24 @@ final class TensorLookup {
         return t
     }
 
-    /// A `[rows, cols]` weight matrix (GGUF dims `[cols, rows]`).
-    func matrix(_ name: String, rows: Int, cols: Int) throws(ModelLoadError) -> WeightMatrix {
+    /// A `[rows, cols]` weight matrix (GGUF dims `[cols, rows]`), with the layout the active kernel
+    /// set decodes fastest (``prepared(_:)``) unless `prepared` is false (a table only looked up).
+    func matrix(_ name: String, rows: Int, cols: Int, prepared: Bool = true) throws(ModelLoadError) -> WeightMatrix {
         let t = try info(name)
         guard t.dims == [cols, rows] else { throw .badShape(tensor: name, expected: [rows, cols], found: t.dims.reversed()) }
         guard cols % t.type.blockSize == 0 else {
             throw .badShape(tensor: name, expected: [rows, cols / t.type.blockSize * t.type.blockSize], found: t.dims.reversed())
         }
-        return WeightMatrix(type: t.type, data: file.data(for: t), rows: rows, cols: cols)
+        let w = WeightMatrix(type: t.type, data: file.data(for: t), rows: rows, cols: cols)
+        guard prepared else { return w }
+        let p = Self.prepared(w)
+        // Fully repacked: the file's pages are read again only by the portable kernels, so they leave memory.
+        if p.tiles?.rows == rows { file.bytes.releasePages(w.data, byteCount: rows * w.rowBytes) }
+        return p
     }
+
+    /// `w` with the active kernel set's decode layout (``KernelSet/prepare(_:)``), repacked once here.
+    static func prepared(_ w: WeightMatrix) -> WeightMatrix { KernelSet.active.prepare(w) }
 
     func optionalMatrix(_ name: String, rows: Int, cols: Int) throws(ModelLoadError) -> WeightMatrix? {
         has(name) ? try matrix(name, rows: rows, cols: cols) : nil
@@ -52,8 +61,11 @@ final class TensorLookup {
 }
 
 extension WeightMatrix {
-    /// Rows `range` of the matrix, viewed in place (stacked projections such as `attn_qkv`).
+    /// Rows `range` of the matrix, viewed in place (stacked projections such as `attn_qkv`), with
+    /// the tiles of those rows when the range starts on a tile.
     func slice(rows range: Range<Int>) -> WeightMatrix {
-        WeightMatrix(type: type, data: row(range.lowerBound), rows: range.count, cols: cols)
+        var s = WeightMatrix(type: type, data: row(range.lowerBound), rows: range.count, cols: cols)
+        s.tiles = tiles?.slice(rows: range)
+        return s
     }
 }
