@@ -1,51 +1,123 @@
 #if arch(x86_64)
 import LMKernelsCore
 
-/// A 4-bit legacy format (Q4_0, Q4_1) as the decode tiles see it: 16 bytes of nibbles at
-/// `qsOffset` (low nibble of byte `i` is weight `i`, high nibble weight `i + 16`, as in ggml's
-/// `block_q4_0`/`block_q4_1`), f16 `d` at byte 0 and, with an offset, f16 `m` at byte 2.
-protocol AVX2NibbleFormat: AVX2PackedFormat {
+/// A block format as the decode tiles see it: how one row's block goes into a tile block of 8
+/// rows, and how a tile block is folded against one token's activation block (lane = row).
+protocol AVX2DecodeTileFormat: AVX2BlockFormat {
+    /// Bytes of one block of 8 rows in the tile.
+    static var tileBlockBytes: Int { get }
+    /// Writes row `r`'s (0..<8) block `src` (the file's layout) into tile block `dst`.
+    static func packBlock(_ src: UnsafeRawPointer, row r: Int, into dst: UnsafeMutableRawPointer)
+    /// Folds tile block `p` against token row `x`'s block `b` into the 8 rows' `acc` (and `offsets`,
+    /// for formats with an offset).
+    static func fold(_ acc: inout SIMD8<Float>, _ offsets: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ x: ActivationRow, _ b: Int)
+}
+
+/// A 4-bit legacy format (Q4_0, Q4_1): 16 bytes of nibbles at `qsOffset` (low nibble of byte `i`
+/// is weight `i`, high nibble weight `i + 16`, as in ggml's `block_q4_0`/`block_q4_1`), f16 `d` at
+/// byte 0 and, with an offset, f16 `m` at byte 2.
+///
+/// Tile block: 4 vectors of 32 bytes where lane `r` (4 bytes) of vector `j` holds row `r`'s nibble
+/// bytes `4j..<4j+4` (weights `4j..<4j+4` low, `16+4j..<16+4j+4` high), then the 8 rows' f16 `d`,
+/// then their f16 `m` (Q4_1): as large as the 8 blocks of the file.
+protocol AVX2NibbleFormat: AVX2PackedFormat, AVX2DecodeTileFormat {
     static var qsOffset: Int { get }
+}
+
+extension AVX2NibbleFormat {
+    static var tileBlockBytes: Int { 128 + 16 + (hasOffset ? 16 : 0) }
+
+    @inline(__always)
+    static func packBlock(_ src: UnsafeRawPointer, row r: Int, into dst: UnsafeMutableRawPointer) {
+        for j in 0..<4 {
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: qsOffset + 4 * j, as: UInt32.self),
+                           toByteOffset: 32 * j + 4 * r, as: UInt32.self)
+        }
+        dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 0, as: UInt16.self), toByteOffset: 128 + 2 * r, as: UInt16.self)
+        if hasOffset {
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 2, as: UInt16.self), toByteOffset: 144 + 2 * r, as: UInt16.self)
+        }
+    }
+
+    @inline(__always)
+    static func fold(_ acc: inout SIMD8<Float>, _ offsets: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ x: ActivationRow, _ b: Int) {
+        let a = UnsafeRawPointer(x.bytes + 32 * b)
+        @inline(__always) func chunk(_ j: Int) -> SIMD16<Int16> {
+            let v = p.loadUnaligned(fromByteOffset: 32 * j, as: SIMD32<UInt8>.self)
+            let lo = unsafeBitCast(AVX2.broadcast4(a, 4 * j), to: SIMD32<Int8>.self)
+            let hi = unsafeBitCast(AVX2.broadcast4(a, 16 + 4 * j), to: SIMD32<Int8>.self)
+            return AVX2.add16(AVX2.maddubs(AVX2.and(v, AVX2.bytes(0x0f)), lo), AVX2.maddubs(AVX2.shiftRight(v, 4), hi))
+        }
+        // 8 products of at most 15·127 per Int16 lane and chunk pair: 4 pairs stay under 2^15.
+        var sum = AVX2.madd(AVX2.add16(AVX2.add16(chunk(0), chunk(1)), AVX2.add16(chunk(2), chunk(3))), SIMD16(repeating: 1))
+        if offset != 0 { sum &-= SIMD8(repeating: offset &* Int32(x.groupSums[b])) }
+        let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: 128, as: SIMD8<UInt16>.self))
+        acc = acc.addingProduct(AVX2.float(sum), d * x.scales[b])
+        if hasOffset {
+            offsets = offsets.addingProduct(F16CHalves.floats(p.loadUnaligned(fromByteOffset: 144, as: SIMD8<UInt16>.self)),
+                                            SIMD8(repeating: x.sums[b]))
+        }
+    }
 }
 
 extension Q4_0AVX2: AVX2NibbleFormat { static var qsOffset: Int { Q4_0.qsOffset } }
 extension Q4_1AVX2: AVX2NibbleFormat { static var qsOffset: Int { Q4_1.qsOffset } }
 
-/// Decode (one token) for Q4_0 and Q4_1 on weights repacked once at load into tiles of 8 rows,
-/// the layout of ggml's repacked `block_q4_0x8` in spirit: per block of 32 weights, 4 vectors of
-/// 32 bytes where lane `r` (4 bytes) of vector `j` holds row `r`'s nibble bytes `4j..<4j+4`
-/// (weights `4j..<4j+4` low, `16+4j..<16+4j+4` high), then the 8 rows' f16 `d`, then their f16 `m`
-/// (Q4_1). A broadcast of 4 activation bytes against one vector's nibbles gives, with
-/// `vpmaddubsw`, partial sums of all 8 rows at once: a block costs 8 byte multiply-adds and one
-/// scale step for 8 rows, where the row kernel spends that per row plus a horizontal sum. The tile
-/// block is as large as the 8 original blocks, so decode reads the same bytes.
+/// Q8_0 (ggml's `block_q8_0`). Tile block: 8 vectors of 32 bytes where lane `r` of vector `k` holds
+/// row `r`'s weights `4k..<4k+4`, then the 8 rows' f16 `d`: as large as the 8 blocks of the file.
+/// Signed by signed bytes as ggml's AVX2 `mul_sum_i8_pairs` (`|w|` against `a` with `w`'s signs).
+extension Q8_0AVX2: AVX2DecodeTileFormat {
+    static var tileBlockBytes: Int { 256 + 16 }
+
+    @inline(__always)
+    static func packBlock(_ src: UnsafeRawPointer, row r: Int, into dst: UnsafeMutableRawPointer) {
+        for k in 0..<8 {
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: Q8_0.qsOffset + 4 * k, as: UInt32.self),
+                           toByteOffset: 32 * k + 4 * r, as: UInt32.self)
+        }
+        dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 0, as: UInt16.self), toByteOffset: 256 + 2 * r, as: UInt16.self)
+    }
+
+    @inline(__always)
+    static func fold(_ acc: inout SIMD8<Float>, _ offsets: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ x: ActivationRow, _ b: Int) {
+        let a = UnsafeRawPointer(x.bytes + 32 * b)
+        @inline(__always) func chunk(_ k: Int) -> SIMD8<Int32> {
+            AVX2.signedDot32(p.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<Int8>.self),
+                             unsafeBitCast(AVX2.broadcast4(a, 4 * k), to: SIMD32<Int8>.self))
+        }
+        let sum = ((chunk(0) &+ chunk(1)) &+ (chunk(2) &+ chunk(3))) &+ ((chunk(4) &+ chunk(5)) &+ (chunk(6) &+ chunk(7)))
+        let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: 256, as: SIMD8<UInt16>.self))
+        acc = acc.addingProduct(AVX2.float(sum), d * x.scales[b])
+    }
+}
+
+/// Decode (one token) on weights repacked once at load into tiles of 8 rows (each tile's blocks
+/// contiguous, in the format's tile layout; the idea of ggml's repacked `block_q4_0x8`). A
+/// broadcast of 4 activation bytes against one tile vector gives, with `vpmaddubsw`, partial sums
+/// of all 8 rows at once: a block costs its byte multiply-adds and one scale step for 8 rows,
+/// where the row kernel spends that per row plus a horizontal sum. Tiles are as large as the
+/// weights, so decode reads the same bytes.
 ///
 /// Integer sums are exact, so values equal ``AVX2BlockDot``'s up to Float summation order.
-enum AVX2DecodeTiles<F: AVX2NibbleFormat> {
-    /// Bytes of one block of 8 rows: 128 of nibbles, 16 of `d`, and 16 of `m` with an offset.
-    static var blockBytes: Int { 128 + 16 + (F.hasOffset ? 16 : 0) }
-
-    /// `w`'s whole groups of 8 rows repacked (nil when it has fewer than 8 rows).
-    static func pack(_ w: WeightMatrix) -> WeightTiles? {
+enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
+    /// `w`'s whole groups of 8 rows repacked (nil when it has fewer than 8 rows). `release` gets each
+    /// stretch of about 1 MiB of source rows once they are packed.
+    static func pack(_ w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightTiles? {
         let tiles = w.rows / 8, blocks = w.cols / 32
         guard tiles > 0 else { return nil }
-        let tileBytes = blocks * blockBytes
+        let tileBytes = blocks * F.tileBlockBytes
         let storage = WeightTiles.Storage(byteCount: tiles * tileBytes)
+        let tilesPerStretch = max(1, (1 << 20) / (8 * w.rowBytes))
+        var released = 0
         for t in 0..<tiles {
             let tile = storage.base + t * tileBytes
             for r in 0..<8 {
                 let row = w.row(8 * t + r)
-                for b in 0..<blocks {
-                    let src = row + b * F.blockBytes, dst = tile + b * blockBytes
-                    for j in 0..<4 {
-                        dst.storeBytes(of: src.loadUnaligned(fromByteOffset: F.qsOffset + 4 * j, as: UInt32.self),
-                                       toByteOffset: 32 * j + 4 * r, as: UInt32.self)
-                    }
-                    dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 0, as: UInt16.self), toByteOffset: 128 + 2 * r, as: UInt16.self)
-                    if F.hasOffset {
-                        dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 2, as: UInt16.self), toByteOffset: 144 + 2 * r, as: UInt16.self)
-                    }
-                }
+                for b in 0..<blocks { F.packBlock(row + b * F.blockBytes, row: r, into: tile + b * F.tileBlockBytes) }
+            }
+            if let release, (t + 1) % tilesPerStretch == 0 || t + 1 == tiles {
+                release(w.row(released), (8 * (t + 1) - released) * w.rowBytes)
+                released = 8 * (t + 1)
             }
         }
         return WeightTiles(storage: storage, base: storage.base, rows: 8 * tiles, tileBytes: tileBytes)
@@ -68,13 +140,42 @@ enum AVX2DecodeTiles<F: AVX2NibbleFormat> {
         for r in end..<rows.upperBound { y[r] = AVX2BlockDot<F>.dot(w.row(r), x, cols: cols) }
     }
 
+    /// `y[t * w.rows + r] = w[r] · x[t]` for every token and `r` in `rows`: each whole tile swept over
+    /// every token while it sits in L1, rows outside the tiles by the row kernel.
+    static func matMul(_ w: WeightMatrix, _ tiles: WeightTiles, _ x: ActivationRows,
+                       into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        let first = min((rows.lowerBound + 7) / 8 * 8, rows.upperBound)
+        let end = max(first, min(rows.upperBound, tiles.rows) / 8 * 8)
+        if rows.lowerBound < first { RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows.lowerBound..<first) }
+        var r0 = first
+        while r0 < end {
+            let tile = tiles.tile(r0 / 8)
+            for t in 0..<x.nTokens {
+                let v = dot8(tile, x.row(t), blocks: w.cols / 32)
+                UnsafeMutableRawPointer(y + t * w.rows + r0).storeBytes(of: v, as: SIMD8<Float>.self)
+            }
+            r0 += 8
+        }
+        if end < rows.upperBound { RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: end..<rows.upperBound) }
+    }
+
+    /// The 8 rows of `tile` against `x` (lane = row).
+    @inline(__always)
+    static func dot8(_ tile: UnsafeRawPointer, _ x: ActivationRow, blocks: Int) -> SIMD8<Float> {
+        var acc = SIMD8<Float>(), offsets = SIMD8<Float>()
+        for b in 0..<blocks { F.fold(&acc, &offsets, tile + b * F.tileBlockBytes, x, b) }
+        return acc + offsets
+    }
+}
+
+extension AVX2DecodeTiles where F: AVX2NibbleFormat {
     /// Tile `tile` in the prefill layout of ``AVX2PackedTiles`` (unsigned bytes, chunk `k` = weights
     /// `4k..<4k+4` of the 8 rows, then `d` and `m` as Float): low nibbles of vector `j` are chunk `j`,
     /// high nibbles chunk `4 + j`.
     @inline(__always)
     static func unpack(_ tile: UnsafeRawPointer, blocks: Int, into packed: UnsafeMutableRawPointer) {
         for b in 0..<blocks {
-            let p = tile + b * blockBytes, dst = packed + b * AVX2PackedTiles<F>.packedBlockBytes
+            let p = tile + b * F.tileBlockBytes, dst = packed + b * AVX2PackedTiles<F>.packedBlockBytes
             for j in 0..<4 {
                 let v = p.loadUnaligned(fromByteOffset: 32 * j, as: SIMD32<UInt8>.self)
                 dst.storeBytes(of: AVX2.and(v, AVX2.bytes(0x0f)), toByteOffset: 32 * j, as: SIMD32<UInt8>.self)
@@ -85,32 +186,6 @@ enum AVX2DecodeTiles<F: AVX2NibbleFormat> {
             let m = F.hasOffset ? F16CHalves.floats(p.loadUnaligned(fromByteOffset: 144, as: SIMD8<UInt16>.self)) : SIMD8<Float>()
             dst.storeBytes(of: m, toByteOffset: 288, as: SIMD8<Float>.self)
         }
-    }
-
-    /// The 8 rows of `tile` against `x` (lane = row).
-    @inline(__always)
-    static func dot8(_ tile: UnsafeRawPointer, _ x: ActivationRow, blocks: Int) -> SIMD8<Float> {
-        var acc = SIMD8<Float>(), offsets = SIMD8<Float>()
-        for b in 0..<blocks {
-            let p = tile + b * blockBytes
-            let a = UnsafeRawPointer(x.bytes + 32 * b)
-            @inline(__always) func chunk(_ j: Int) -> SIMD16<Int16> {
-                let v = p.loadUnaligned(fromByteOffset: 32 * j, as: SIMD32<UInt8>.self)
-                let lo = unsafeBitCast(SIMD8<UInt32>(repeating: a.loadUnaligned(fromByteOffset: 4 * j, as: UInt32.self)), to: SIMD32<Int8>.self)
-                let hi = unsafeBitCast(SIMD8<UInt32>(repeating: a.loadUnaligned(fromByteOffset: 16 + 4 * j, as: UInt32.self)), to: SIMD32<Int8>.self)
-                return AVX2.add16(AVX2.maddubs(AVX2.and(v, AVX2.bytes(0x0f)), lo), AVX2.maddubs(AVX2.shiftRight(v, 4), hi))
-            }
-            // 8 products of at most 15·127 per Int16 lane and chunk pair: 4 pairs stay under 2^15.
-            var sum = AVX2.madd(AVX2.add16(AVX2.add16(chunk(0), chunk(1)), AVX2.add16(chunk(2), chunk(3))), SIMD16(repeating: 1))
-            if F.offset != 0 { sum &-= SIMD8(repeating: F.offset &* Int32(x.groupSums[b])) }
-            let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: 128, as: SIMD8<UInt16>.self))
-            acc = acc.addingProduct(AVX2.float(sum), d * x.scales[b])
-            if F.hasOffset {
-                offsets = offsets.addingProduct(F16CHalves.floats(p.loadUnaligned(fromByteOffset: 144, as: SIMD8<UInt16>.self)),
-                                                SIMD8(repeating: x.sums[b]))
-            }
-        }
-        return acc + offsets
     }
 }
 

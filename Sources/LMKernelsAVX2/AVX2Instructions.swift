@@ -126,6 +126,12 @@ enum AVX2 {
         return equalMask(and(shuffleBytes(source, index), bit), bit)
     }
 
+    /// The 4 bytes at `p + offset` in each 32-bit lane (`vpbroadcastd`).
+    @inline(__always)
+    static func broadcast4(_ p: UnsafeRawPointer, _ offset: Int) -> SIMD32<UInt8> {
+        unsafeBitCast(SIMD8<UInt32>(repeating: p.loadUnaligned(fromByteOffset: offset, as: UInt32.self)), to: SIMD32<UInt8>.self)
+    }
+
     /// The f16 at byte `offset` of `p` as Float (`vcvtph2ps`, F16C).
     @inline(__always)
     static func half(_ p: UnsafeRawPointer, _ offset: Int) -> Float {

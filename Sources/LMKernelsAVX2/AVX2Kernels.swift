@@ -10,7 +10,7 @@ package enum AVX2Kernels {
     package static let q4_1 = nibbleEntry(Q4_1AVX2.self)
     package static let q5_0 = packedEntry(Q5_0AVX2.self)
     package static let q5_1 = packedEntry(Q5_1AVX2.self)
-    package static let q8_0 = entry(AVX2BlockDot<Q8_0AVX2>.self)
+    package static let q8_0 = tiledEntry(Q8_0AVX2.self)
     package static let q4_K = packedSuperBlockEntry(Q4_KAVX2.self)
     package static let q5_K = packedSuperBlockEntry(Q5_KAVX2.self)
     package static let q6_K = packedSuperBlockEntry(Q6_KAVX2.self)
@@ -51,20 +51,42 @@ package enum AVX2Kernels {
                       if x.nTokens >= 8 {
                           AVX2PackedTileLoops<AVX2PackedFromDecodeTiles<F>>.matMul(w, x, into: y, rows: rows)
                       } else if let tiles = w.tiles {
-                          // A few tokens: the decode tiles once per token beat decoding each row per 4 tokens.
-                          for t in 0..<x.nTokens { AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y + t * w.rows, rows: rows) }
+                          // A few tokens: the decode tiles per token beat decoding each row per 4 tokens.
+                          AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
                       } else {
                           RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
                       }
                   })
     }
 
-    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1), or nil for
+    /// The table entry of a format whose decode and prefill both run on ``AVX2DecodeTiles`` when the
+    /// matrix was prepared with them, else on the row kernel.
+    private static func tiledEntry<F: AVX2DecodeTileFormat>(_: F.Type) -> DotKernel {
+        DotKernel(activationFormat: F.activationFormat,
+                  matVec: { w, x, t, y, rows in
+                      if let tiles = w.tiles {
+                          AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
+                      } else {
+                          RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
+                      }
+                  },
+                  matMul: { w, x, y, rows in
+                      if let tiles = w.tiles {
+                          AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
+                      } else {
+                          RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                      }
+                  })
+    }
+
+    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q8_0), or nil for
     /// types whose decode reads the file's layout.
-    package static func decodeTiles(for w: WeightMatrix) -> WeightTiles? {
+    /// `release` gets each stretch of source rows once packed (see `KernelSet.prepare`).
+    package static func decodeTiles(for w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightTiles? {
         switch w.type {
-        case .q4_0: AVX2DecodeTiles<Q4_0AVX2>.pack(w)
-        case .q4_1: AVX2DecodeTiles<Q4_1AVX2>.pack(w)
+        case .q4_0: AVX2DecodeTiles<Q4_0AVX2>.pack(w, release: release)
+        case .q4_1: AVX2DecodeTiles<Q4_1AVX2>.pack(w, release: release)
+        case .q8_0: AVX2DecodeTiles<Q8_0AVX2>.pack(w, release: release)
         default: nil
         }
     }

@@ -47,16 +47,21 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// `w` with the layout this set's decode kernel reads, when it has its own for `w.type` (AVX2:
-    /// Q4_0 and Q4_1 repacked into tiles of 8 rows, as large as the weights themselves); `w`
-    /// unchanged otherwise. Done once at load; the file's layout stays in place for prefill.
-    public func prepare(_ w: WeightMatrix) -> WeightMatrix {
+    /// Q4_0, Q4_1 and Q8_0 repacked into tiles of 8 rows, as large as the weights themselves); `w`
+    /// unchanged otherwise. Done once at load.
+    ///
+    /// - Parameter release: called with each stretch of `w`'s bytes (`start`, byte count) once it has
+    ///   been copied into the tiles, in row order, so a caller that maps the file can let those pages
+    ///   go while the rest is still being packed (peak memory stays near one copy). Not called when
+    ///   nothing is repacked.
+    public func prepare(_ w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightMatrix {
         switch self {
         case .portable:
             return w
         case .avx2:
             #if arch(x86_64)
             var prepared = w
-            prepared.tiles = AVX2Kernels.decodeTiles(for: w)
+            prepared.tiles = AVX2Kernels.decodeTiles(for: w, release: release)
             return prepared
             #else
             return w

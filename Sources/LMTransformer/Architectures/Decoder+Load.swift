@@ -11,9 +11,9 @@ extension Decoder {
         embedding = try t.matrix("\(TensorName.tokenEmbedding).weight", rows: c.vocabSize, cols: c.nEmbd, prepared: false)
         outputNorm = try Self.norm(TensorName.outputNorm, arch.norm, count: c.nEmbd, eps: c.normEps, t)
         let head: WeightMatrix = switch arch.outputHead {
-        case .tied: TensorLookup.prepared(embedding)
+        case .tied: t.prepared(embedding)
         case .tiedUnlessPresent:
-            try t.optionalMatrix("\(TensorName.output).weight", rows: c.vocabSize, cols: c.nEmbd) ?? TensorLookup.prepared(embedding)
+            try t.optionalMatrix("\(TensorName.output).weight", rows: c.vocabSize, cols: c.nEmbd) ?? t.prepared(embedding)
         case .separate: try t.matrix("\(TensorName.output).weight", rows: c.vocabSize, cols: c.nEmbd)
         }
         output = Linear(weight: head, bias: try Self.bias("\(TensorName.output).bias", c.vocabSize, arch.biases.outputHead, t))

@@ -26,15 +26,18 @@ final class TensorLookup {
             throw .badShape(tensor: name, expected: [rows, cols / t.type.blockSize * t.type.blockSize], found: t.dims.reversed())
         }
         let w = WeightMatrix(type: t.type, data: file.data(for: t), rows: rows, cols: cols)
-        guard prepared else { return w }
-        let p = Self.prepared(w)
-        // Fully repacked: the file's pages are read again only by the portable kernels, so they leave memory.
-        if p.tiles?.rows == rows { file.bytes.releasePages(w.data, byteCount: rows * w.rowBytes) }
-        return p
+        return prepared ? self.prepared(w) : w
     }
 
-    /// `w` with the active kernel set's decode layout (``KernelSet/prepare(_:)``), repacked once here.
-    static func prepared(_ w: WeightMatrix) -> WeightMatrix { KernelSet.active.prepare(w) }
+    /// `w` (a matrix of this file) with the active kernel set's decode layout
+    /// (``KernelSet/prepare(_:release:)``), repacked once here. The file's pages of repacked rows
+    /// leave memory: only the portable kernels, rows past the last tile and embedding lookups read
+    /// them again, and those load just the pages they touch.
+    func prepared(_ w: WeightMatrix) -> WeightMatrix {
+        // Released while packing, so the file's copy and the tiles are never both resident.
+        let bytes = file.bytes
+        return KernelSet.active.prepare(w) { start, count in bytes.releasePages(start, byteCount: count) }
+    }
 
     func optionalMatrix(_ name: String, rows: Int, cols: Int) throws(ModelLoadError) -> WeightMatrix? {
         has(name) ? try matrix(name, rows: rows, cols: cols) : nil
