@@ -81,19 +81,15 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// The next cumulative snapshot, or nil when the request has completed (or had already ended).
     /// - Throws: the failure in the session's ``LanguageModelSession/errorConvention``.
     func nextSnapshot() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
+        do { try enter() } catch { throw surfaced(error) }
+        defer { leave() }
+        // After the end (or an error, which the iteration already threw) a sequence only returns nil;
+        // `finalResponse()` still reports the outcome.
+        if case .finished = phase { return nil }
         do {
-            try enter()
-            defer { leave() }
-            // After the end (or an error, which the iteration already threw) a sequence only returns nil;
-            // `finalResponse()` still reports the outcome.
-            if case .finished = phase { return nil }
-            do {
-                return try await advance(snapshots: true)
-            } catch {
-                fail(error)
-                throw error
-            }
+            return try await advance(snapshots: true)
         } catch {
+            fail(error)
             throw surfaced(error)
         }
     }
@@ -110,34 +106,32 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// Runs the request to its end and returns the final response.
     /// - Throws: the failure in the session's ``LanguageModelSession/errorConvention``.
     func finalResponse() async throws -> LanguageModelSession.Response<Content> {
+        do { try enter() } catch { throw surfaced(error) }
+        defer { leave() }
         do {
-            try enter()
-            defer { leave() }
-            do {
-                while case .notStarted = phase { _ = try await advance(snapshots: false) }
-                while case .running = phase { _ = try await advance(snapshots: false) }
-            } catch {
-                fail(error)
-                throw error
-            }
-            guard case .finished(let result) = phase else { throw CancellationError() }
-            let final = try result.get()
-            do {
-                return LanguageModelSession.Response(
-                    content: try Content(final.rawContent), rawContent: final.rawContent,
-                    transcriptEntries: final.transcript.entries[final.firstNewEntry...], tokenUsage: final.usage)
-            } catch {
-                throw GeneratedContent.ParsingError(rawContent: final.rawContent.jsonString, underlyingError: error,
-                                                    debugDescription: "The response does not decode as \(Content.self): \(error)")
-            }
+            while case .notStarted = phase { _ = try await advance(snapshots: false) }
+            while case .running = phase { _ = try await advance(snapshots: false) }
         } catch {
+            fail(error)
             throw surfaced(error)
+        }
+        guard case .finished(let result) = phase else { throw CancellationError() }
+        let final: Final
+        do { final = try result.get() } catch { throw surfaced(error) }
+        do {
+            return LanguageModelSession.Response(
+                content: try Content(final.rawContent), rawContent: final.rawContent,
+                transcriptEntries: final.transcript.entries[final.firstNewEntry...], tokenUsage: final.usage)
+        } catch {
+            throw surfaced(GeneratedContent.ParsingError(rawContent: final.rawContent.jsonString, underlyingError: error,
+                                                         debugDescription: "The response does not decode as \(Content.self): \(error)"))
         }
     }
 
     /// `error` in the types the session's ``LanguageModelSession/errorConvention`` throws (a model may throw
     /// either Apple's 26 or 27 types; the session throws one set). A parsing error without its raw content
-    /// (the local decoder's) gets the step's text.
+    /// (the local decoder's) gets the step's text. Reads the request's state only while this consumer holds
+    /// it, or for `concurrentRequests`, which needs none.
     private func surfaced(_ error: any Error) -> any Error {
         var error = error
         if var parsing = error as? GeneratedContent.ParsingError, parsing.rawContent.isEmpty {
