@@ -208,7 +208,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         base = try session.beginRequest()
         phase = .running
         maximumToolRounds = session.maximumToolCallRounds
-        let promptEntry = Transcript.Prompt(segments: plan.prompt.segments, options: plan.options, responseFormat: plan.responseFormat)
+        let promptEntry = Transcript.Prompt(metadata: plan.metadata, segments: plan.prompt.segments, options: plan.options,
+                                            responseFormat: plan.responseFormat, contextOptions: plan.contextOptions)
         newEntries = [.prompt(promptEntry)]
         let instructions = base.first.flatMap { entry -> String? in
             if case .instructions(let i) = entry { return i.segments.descriptionText } else { return nil }
