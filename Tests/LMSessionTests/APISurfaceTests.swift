@@ -121,32 +121,6 @@ import Testing
         for (mode, kind) in cases { #expect(mode.kind == kind) }
     }
 
-    @Test func everyGenerationErrorCaseCanBeMatched() {
-        let context = LanguageModelSession.GenerationError.Context(debugDescription: "d")
-        let errors: [LanguageModelSession.GenerationError] = [
-            .exceededContextWindowSize(context), .assetsUnavailable(context), .guardrailViolation(context),
-            .unsupportedGuide(context), .unsupportedLanguageOrLocale(context), .decodingFailure(context),
-            .rateLimited(context), .concurrentRequests(context),
-            .refusal(.init(transcriptEntries: []), context),
-        ]
-        let names = errors.map { error -> String in
-            switch error {
-            case .exceededContextWindowSize: "window"
-            case .assetsUnavailable: "assets"
-            case .guardrailViolation: "guardrail"
-            case .unsupportedGuide: "guide"
-            case .unsupportedLanguageOrLocale: "locale"
-            case .decodingFailure: "decoding"
-            case .rateLimited: "rate"
-            case .concurrentRequests: "concurrent"
-            case .refusal: "refusal"
-            @unknown default: "unknown"
-            }
-        }
-        #expect(names == ["window", "assets", "guardrail", "guide", "locale", "decoding", "rate", "concurrent", "refusal"])
-        #expect(errors.allSatisfy { $0.errorDescription?.hasSuffix(" d") == true })
-    }
-
     @Test func isRespondingAndTranscriptAreObservable() async throws {
         let (model, _) = SystemLanguageModel.scripted([.text(["ok"])])
         let session = LanguageModelSession(model: model)

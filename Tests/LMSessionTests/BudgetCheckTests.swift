@@ -23,8 +23,8 @@ import Testing
                 AsyncThrowingStream { continuation in
                     let words = request.transcript.last.map { "\($0)" }?.split(separator: " ").count ?? 0
                     if words > 8 {
-                        continuation.finish(throwing: LanguageModelSession.GenerationError.exceededContextWindowSize(
-                            .init(debugDescription: "Content contains \(words) tokens, which exceeds the maximum allowed context size of 10.")))
+                        continuation.finish(throwing: LanguageModelError.contextSizeExceeded(.init(contextSize: 10, tokenCount: words,
+                            debugDescription: "Content contains \(words) tokens, which exceeds the maximum allowed context size of 10.")))
                     } else {
                         continuation.yield(.text("ok"))
                         continuation.finish()
@@ -41,8 +41,9 @@ import Testing
         do {
             try await session.respond(to: "one two three four five six seven eight nine ten eleven")
             Issue.record("no error")
-        } catch LanguageModelSession.GenerationError.exceededContextWindowSize(let context) {
-            #expect(context.debugDescription.hasSuffix("exceeds the maximum allowed context size of 10."))
+        } catch LanguageModelError.contextSizeExceeded(let overflow) {
+            #expect(overflow.debugDescription.hasSuffix("exceeds the maximum allowed context size of 10."))
+            #expect(overflow.tokenCount == 12, "the description \"Prompt: one … eleven\" has 12 words")
         }
         #expect(provider.counts.load(ordering: .relaxed) == 0)
         #expect(session.transcript.count == 2, "the failed request rolled back")

@@ -91,14 +91,14 @@ struct GuidedBudgetTests {
         #expect(tokens >= budget - 2, "\(text)")
     }
 
-    @Test("a budget below the shortest value throws decodingFailure at once", arguments: Shape.allCases, [1, 5, 20])
+    @Test("a budget below the shortest value throws ParsingError at once", arguments: Shape.allCases, [1, 5, 20])
     func tooSmallBudgetThrows(shape: Shape, tokens: Int) throws {
         #expect(tokens < shape.shortest.utf8.count - 1)
         do {
             let (text, _) = try Self.generate(shape, budget: tokens)
             Issue.record("no error; generated \(text)")
-        } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
-            #expect(context.debugDescription.contains("\(tokens) tokens left"), "\(context.debugDescription)")
+        } catch let error as GeneratedContent.ParsingError {
+            #expect(error.debugDescription.contains("\(tokens) tokens left"), "\(error.debugDescription)")
         }
     }
 
@@ -108,7 +108,7 @@ struct GuidedBudgetTests {
         let (text, tokens) = try Self.generate(.digest, budget: shortest - 1)
         #expect(text == Shape.digest.shortest)
         #expect(tokens == shortest - 1)
-        #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generate(.digest, budget: shortest - 2) }
+        #expect(throws: GeneratedContent.ParsingError.self) { try Self.generate(.digest, budget: shortest - 2) }
     }
 
     @Test("with tools in the session, a structured answer also closes within the budget, and too small a budget throws",
@@ -120,6 +120,6 @@ struct GuidedBudgetTests {
             #expect(try shape.violations(text) == [], "budget \(budget): \(text)")
             #expect((budget - 2)...budget ~= tokens, "budget \(budget): \(text)")
         }
-        #expect(throws: LanguageModelSession.GenerationError.self) { try Self.generate(shape, budget: 10, tools: true) }
+        #expect(throws: GeneratedContent.ParsingError.self) { try Self.generate(shape, budget: 10, tools: true) }
     }
 }

@@ -68,7 +68,7 @@ import Testing
                 // span several bytes, so it may end a few tokens early).
                 if tokens > scenario.tokenBudget - 10 { nearBudget += 1 }
                 violations += broken.map { "seed \(seed): \($0)" }
-            } catch LanguageModelSession.GenerationError.decodingFailure(let context)
+            } catch let context as GeneratedContent.ParsingError
                 where context.debugDescription.hasPrefix("The response is not a complete") {
                 cutOff += 1
                 print("guided seeds \(scenario) seed \(seed) cut off: …\(context.debugDescription.suffix(120))")

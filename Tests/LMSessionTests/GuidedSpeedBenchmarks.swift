@@ -33,7 +33,7 @@ struct GuidedSpeedBenchmarks {
             } else {
                 usage = try await session.respond(to: prompt, options: RealModel.greedy(tokens)).usage
             }
-        } catch LanguageModelSession.GenerationError.decodingFailure where tokens == 1 {}
+        } catch is GeneratedContent.ParsingError where tokens == 1 {}
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         return (seconds, usage?.input.totalTokenCount ?? 0, usage?.output.totalTokenCount ?? tokens)
     }

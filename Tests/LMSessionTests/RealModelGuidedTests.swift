@@ -36,9 +36,11 @@ import Testing
 
     @Test func aStructuredResponseCutByMaximumResponseTokensFailsToDecode() async throws {
         let session = LanguageModelSession(model: RealModel.model)
-        await #expect(throws: LanguageModelSession.GenerationError.self) {
+        let error = await #expect(throws: GeneratedContent.ParsingError.self) {
             try await request(session, tokens: 3).collect()
         }
+        #expect(error?.debugDescription.hasPrefix("The response cannot be completed within maximumResponseTokens: 3 tokens left") == true,
+                "\(String(describing: error))")
         #expect(session.transcript.isEmpty)
     }
 }

@@ -5,8 +5,6 @@ import Testing
 /// Scenarios 11-13 and 15 of scenarios.md on SmolLM2-135M: availability, the budget, per-request
 /// limits and errors.
 @Suite(.serialized) struct RealModelLimitTests {
-    typealias GenerationError = LanguageModelSession.GenerationError
-
     static func describe(_ availability: SystemLanguageModel.Availability) -> String {
         switch availability {
         case .available: "available"
@@ -53,8 +51,8 @@ import Testing
         do {
             try await session.respond(to: "Hello")
             Issue.record("no error")
-        } catch GenerationError.assetsUnavailable(let context) {
-            #expect(context.debugDescription.contains("/nonexistent/model.gguf"))
+        } catch SystemLanguageModel.Error.assetsUnavailable(let assets) {
+            #expect(assets.debugDescription.contains("/nonexistent/model.gguf"))
         }
         #expect(throws: LocalModelError.fileNotFound(searched: ["/nonexistent/model.gguf"])) {
             try SystemLanguageModel(fileURL: URL(fileURLWithPath: "/nonexistent/model.gguf"))
@@ -89,10 +87,10 @@ import Testing
         do {
             try await session.respond(to: long, options: RealModel.greedy(8))
             Issue.record("no error")
-        } catch GenerationError.exceededContextWindowSize(let context) {
-            #expect(context.debugDescription.contains("which exceeds the maximum allowed context size of 64"))
-            let counted = context.debugDescription.split(separator: " ").compactMap { Int($0) }.first ?? 0
-            #expect(counted > needed, "instructions and turn markers come on top of the prompt")
+        } catch LanguageModelError.contextSizeExceeded(let overflow) {
+            #expect(overflow.debugDescription.contains("which exceeds the maximum allowed context size of 64"))
+            #expect(overflow.contextSize == 64)
+            #expect(overflow.tokenCount > needed, "instructions and turn markers come on top of the prompt")
         }
         #expect(session.transcript.count == 1)
         // Map-reduce: each part in its own session fits.
@@ -109,7 +107,7 @@ import Testing
         #expect(session.transcript.count == 2)
     }
 
-    @Test func aResponseThatRunsOutOfWindowThrowsExceededContextWindowSize() async throws {
+    @Test func aResponseThatRunsOutOfWindowThrowsContextSizeExceeded() async throws {
         let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 40))
         let session = LanguageModelSession(model: model)
         let prompt = "Write a long story about a dragon."
@@ -118,8 +116,10 @@ import Testing
             // No maximumResponseTokens: the answer runs into the 40-token window.
             try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
             Issue.record("no error")
-        } catch GenerationError.exceededContextWindowSize(let context) {
-            #expect(context.debugDescription == "Content contains 41 tokens, which exceeds the maximum allowed context size of 40.")
+        } catch LanguageModelError.contextSizeExceeded(let overflow) {
+            #expect(overflow.debugDescription == "Content contains 41 tokens, which exceeds the maximum allowed context size of 40.")
+            #expect(overflow.tokenCount == 41)
+            #expect(overflow.contextSize == 40)
         }
         #expect(input < 40)
         #expect(session.transcript.isEmpty)
@@ -129,7 +129,7 @@ import Testing
         let session = LanguageModelSession(model: RealModel.model)
         let first = Task { try await session.respond(to: "Count from one to ten.", options: RealModel.greedy(30)) }
         while !session.isResponding { try await Task.sleep(for: .milliseconds(1)) }
-        await #expect(throws: GenerationError.self) {
+        await #expect(throws: LanguageModelSession.Error.concurrentRequests) {
             try await session.respond(to: "Hello", options: RealModel.greedy(4))
         }
         #expect(try await first.value.usage.output.totalTokenCount > 0)

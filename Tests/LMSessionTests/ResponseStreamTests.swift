@@ -64,11 +64,11 @@ import Testing
     }
 
     @Test func aStreamThatFailsThrowsFromTheLoopAndRollsBack() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.fail(["half"], .decodingFailure(.init(debugDescription: "cut")))])
+        let (model, _) = SystemLanguageModel.scripted([.fail(["half"], GeneratedContent.ParsingError(rawContent: "half", debugDescription: "cut"))])
         let session = LanguageModelSession(model: model)
         let stream = session.streamResponse(to: "x")
         var seen: [String] = []
-        await #expect(throws: LanguageModelSession.GenerationError.self) {
+        await #expect(throws: GeneratedContent.ParsingError.self) {
             for try await snapshot in stream { seen.append(snapshot.content) }
         }
         #expect(seen == ["half"])
@@ -76,6 +76,6 @@ import Testing
         // The request ran once: iterating again ends at once, collecting reports the same failure.
         var again = stream.makeAsyncIterator()
         #expect(try await again.next() == nil)
-        await #expect(throws: LanguageModelSession.GenerationError.self) { try await stream.collect() }
+        await #expect(throws: GeneratedContent.ParsingError.self) { try await stream.collect() }
     }
 }

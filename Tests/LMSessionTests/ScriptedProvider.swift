@@ -10,7 +10,7 @@ final class ScriptedProvider: LanguageModelProvider {
         /// Emits each text delta, then usage.
         case text([String])
         /// Emits the deltas, then throws.
-        case fail([String], LanguageModelSession.GenerationError)
+        case fail([String], any Error)
         /// Emits the calls as one tool-calls step.
         case toolCalls([Transcript.ToolCall])
         /// Emits `count` deltas "t0 ", "t1 "... one per `interval`, stopping when the stream is terminated.

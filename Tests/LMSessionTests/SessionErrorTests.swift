@@ -3,17 +3,15 @@ import LMSession
 import Testing
 
 @Suite struct SessionErrorTests {
-    typealias GenerationError = LanguageModelSession.GenerationError
-
     @Test(arguments: [[String](), ["partial", " answer"]])
     func aFailedRequestLeavesTheTranscriptAsBeforeAndTheSessionUsable(deltasBeforeFailure: [String]) async throws {
-        let failure = GenerationError.rateLimited(.init(debugDescription: "scripted"))
+        let failure = LanguageModelError.rateLimited(.init(debugDescription: "scripted"))
         let (model, _) = SystemLanguageModel.scripted([.text(["one"]), .fail(deltasBeforeFailure, failure), .text(["three"])])
         let session = LanguageModelSession(model: model, instructions: "Be brief.")
         try await session.respond(to: "first")
         let before = session.transcript
 
-        await #expect(throws: GenerationError.self) { try await session.respond(to: "second") }
+        await #expect(throws: LanguageModelError.self) { try await session.respond(to: "second") }
         #expect(session.transcript == before)
         #expect(!session.isResponding)
 
@@ -48,8 +46,9 @@ import Testing
         do {
             try await session.respond(to: "too soon")
             Issue.record("the second request did not throw")
-        } catch GenerationError.concurrentRequests(let context) {
-            #expect(context.debugDescription.contains("already in progress"))
+        } catch let error as LanguageModelSession.Error {
+            #expect(error == .concurrentRequests)
+            #expect(error.debugDescription == "The session is already responding to a request.")
         }
         let firstResponse = try await first.value
         #expect(firstResponse.content.hasPrefix("t0 t1 "))
@@ -70,8 +69,10 @@ import Testing
         do {
             try await session.respond(to: prompt)
             Issue.record("no error for \(words + 3) tokens in \(contextSize)")
-        } catch GenerationError.exceededContextWindowSize(let context) {
-            #expect(context.debugDescription == "Content contains \(words + 3) tokens, which exceeds the maximum allowed context size of \(contextSize).")
+        } catch LanguageModelError.contextSizeExceeded(let overflow) {
+            #expect(overflow.debugDescription == "Content contains \(words + 3) tokens, which exceeds the maximum allowed context size of \(contextSize).")
+            #expect(overflow.tokenCount == words + 3)
+            #expect(overflow.contextSize == contextSize)
         }
         #expect(session.transcript.isEmpty)
         #expect(provider.requests.isEmpty, "the provider must not be called over budget")
@@ -83,8 +84,8 @@ import Testing
         do {
             try await session.respond(to: "hello")
             Issue.record("no error")
-        } catch GenerationError.assetsUnavailable(let context) {
-            #expect(context.debugDescription.contains("modelNotReady"))
+        } catch SystemLanguageModel.Error.assetsUnavailable(let assets) {
+            #expect(assets.debugDescription == "The model is unavailable (modelNotReady).")
         }
         #expect(session.transcript.isEmpty)
         #expect(!session.isResponding)
@@ -100,17 +101,21 @@ import Testing
         do {
             try await session.respond(to: direction == .input ? "say forbidden" : "say it")
             Issue.record("no error")
-        } catch GenerationError.guardrailViolation(let context) {
-            #expect(context.debugDescription == "\(direction) mentions it")
+        } catch LanguageModelError.guardrailViolation(let violation) {
+            #expect(violation.debugDescription == "\(direction) mentions it")
         }
         #expect(session.transcript.isEmpty)
         #expect(provider.requests.count == (direction == .input ? 0 : 1))
     }
 
     @Test func errorsDescribeThemselvesForUsers() {
-        let error = GenerationError.exceededContextWindowSize(.init(debugDescription: "Content contains 5000 tokens."))
-        #expect(error.errorDescription == "The content exceeds the model's context window. Content contains 5000 tokens.")
-        #expect(error.recoverySuggestion?.contains("new session") == true)
-        #expect(error.failureReason == "Content contains 5000 tokens.")
+        let error = LanguageModelError.contextSizeExceeded(.init(contextSize: 4096, tokenCount: 5000, debugDescription: "Content contains 5000 tokens."))
+        #expect(error.errorDescription == "The content exceeds the model's context size. Content contains 5000 tokens.")
+        #expect(error.recoverySuggestion == "Remove entries from the transcript, or start a new session, and try again.")
+        let assets = SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "no model file found"))
+        #expect(assets.errorDescription == "The model's assets are unavailable. no model file found")
+        #expect(assets.debugDescription == "no model file found")
+        let parsing = GeneratedContent.ParsingError(rawContent: "{\"a\":", debugDescription: "cut off")
+        #expect(parsing.errorDescription == "The generated content could not be parsed. cut off")
     }
 }

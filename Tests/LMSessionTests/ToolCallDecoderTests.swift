@@ -228,7 +228,9 @@ struct ToyVocabulary {
         _ = try Self.feed(&decoder, prefix)
         let fill = Array(repeating: v.id("a"), count: ToolCallDecoder.maximumTokensPerEnvelope - prefix.count)
         #expect(try Self.feed(&decoder, fill).allSatisfy { $0 == .call })
-        #expect(throws: LanguageModelSession.GenerationError.self) { try decoder.accept(v.id("a")) }
+        let error = #expect(throws: GeneratedContent.ParsingError.self) { try decoder.accept(v.id("a")) }
+        #expect(error?.debugDescription.hasPrefix("The tool call is longer than \(ToolCallDecoder.maximumTokensPerEnvelope) tokens: ") == true)
+        #expect(error?.rawContent.hasSuffix("aaaa") == true)
     }
 
     @Test(arguments: [("Oslo}}", "]"), ("Oslo}", "}"), ("Oslo]", "}"), ("Oslo}", "]"), ("Oslo</too", "l"), ("Oslo}}", "}}")])

@@ -110,6 +110,6 @@ import Testing
         do {
             try await LanguageModelSession(model: small, tools: tools, instructions: "Be brief.").respond(to: "Hi.", options: options)
             Issue.record("the tools fit")
-        } catch LanguageModelSession.GenerationError.exceededContextWindowSize {}
+        } catch LanguageModelError.contextSizeExceeded {}
     }
 }

@@ -4,8 +4,6 @@ import Testing
 
 /// Apple 27's mutable transcript, `TranscriptErrorHandlingPolicy` and `LanguageModelSession.Error`.
 @Suite struct TranscriptMutationTests {
-    typealias GenerationError = LanguageModelSession.GenerationError
-
     static func text(_ s: String) -> Transcript.Segment { .text(Transcript.TextSegment(content: s)) }
     static func prompt(_ s: String) -> Transcript.Entry { .prompt(Transcript.Prompt(segments: [text(s)])) }
     static func response(_ s: String) -> Transcript.Entry { .response(Transcript.Response(assetIDs: [], segments: [text(s)])) }
@@ -69,24 +67,24 @@ import Testing
 
     @Test func preserveTranscriptKeepsThePromptAndCompletedToolRoundsOfAFailedRequest() async throws {
         let call = Transcript.ToolCall(id: "c1", toolName: "FindContacts", arguments: try GeneratedContent(json: #"{"count":2}"#))
-        let failure = GenerationError.rateLimited(.init(debugDescription: "scripted"))
+        let failure = LanguageModelError.rateLimited(.init(debugDescription: "scripted"))
         let steps: [ScriptedProvider.Step] = [.toolCalls([call]), .fail(["par"], failure)]
 
         let (model, _) = SystemLanguageModel.scripted(steps)
         let reverting = LanguageModelSession(model: model, tools: [FindContacts()])
         let before = reverting.transcript
-        await #expect(throws: GenerationError.self) { try await reverting.respond(to: "Who?") }
+        await #expect(throws: LanguageModelError.self) { try await reverting.respond(to: "Who?") }
         #expect(reverting.transcript == before, "the default policy reverts")
 
         let (model2, _) = SystemLanguageModel.scripted(steps)
         let preserving = LanguageModelSession(model: model2, tools: [FindContacts()])
         preserving.transcriptErrorHandlingPolicy = .preserveTranscript
-        await #expect(throws: GenerationError.self) { try await preserving.respond(to: "Who?") }
+        await #expect(throws: LanguageModelError.self) { try await preserving.respond(to: "Who?") }
         #expect(preserving.transcript.map(\.kindLabel) == before.map(\.kindLabel) + ["prompt", "toolCalls", "toolOutput"])
         #expect(preserving.transcript.last.map { if case .toolOutput(let o) = $0 { o.id } else { "" } } == "c1")
     }
 
-    @Test func trimmingTheTranscriptAfterExceededContextWindowSizeLetsTheSameSessionGoOn() async throws {
+    @Test func trimmingTheTranscriptAfterContextSizeExceededLetsTheSameSessionGoOn() async throws {
         // Scripted words as tokens: each exchange adds about 12 tokens to a 40-token window.
         let (model, _) = SystemLanguageModel.scripted(Array(repeating: .text(["five words of answer here"]), count: 6), contextSize: 40)
         let session = LanguageModelSession(model: model, instructions: "Answer.")
@@ -94,7 +92,7 @@ import Testing
         for turn in 1...6 where !exceeded {
             do {
                 try await session.respond(to: "question number \(turn) please")
-            } catch GenerationError.exceededContextWindowSize {
+            } catch LanguageModelError.contextSizeExceeded {
                 exceeded = true
             }
         }
@@ -118,7 +116,7 @@ import Testing
                          "What is the capital of Germany?", "What is the capital of Japan?", "What is the capital of Peru?"] where !exceeded {
             do {
                 try await session.respond(to: question, options: RealModel.greedy(24))
-            } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
+            } catch LanguageModelError.contextSizeExceeded {
                 exceeded = true
             }
         }

@@ -1,9 +1,16 @@
+import Foundation
 import LMGrammar
 
 extension GeneratedContent {
     /// Why text or content could not become the requested value (Apple's 27
     /// `GeneratedContent.ParsingError`).
-    public struct ParsingError: Error, CustomDebugStringConvertible, Sendable {
+    ///
+    /// Also what a request throws when the model's structured output cannot be decoded (Apple 27's
+    /// replacement for the 26 ``LanguageModelSession/GenerationError/decodingFailure(_:)``): a value cut off
+    /// before it closed, a value that does not convert to the requested type or does not follow the schema
+    /// (a server's), a tool call that does not decode, or a budget too small for the shortest value.
+    /// `rawContent` is the model's text so far.
+    public struct ParsingError: Error, LocalizedError, CustomDebugStringConvertible, Sendable {
         /// The text or content that could not be read.
         public var rawContent: String
         /// The lower-level error, if any.
@@ -16,6 +23,9 @@ extension GeneratedContent {
             self.underlyingError = underlyingError
             self.debugDescription = debugDescription
         }
+
+        public var errorDescription: String? { "The generated content could not be parsed. \(debugDescription)" }
+        public var recoverySuggestion: String? { "Retry, or raise maximumResponseTokens." }
     }
 
     /// Reads JSON text, which may be cut off: a truncated text yields its deepest valid prefix

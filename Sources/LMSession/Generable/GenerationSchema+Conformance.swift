@@ -8,12 +8,11 @@ extension GenerationSchema {
     /// Nodes kept as written JSON Schema (read with `GenerationSchema(jsonSchema:)`) are checked with the
     /// schema's grammar, the automaton that masks the local model's tokens, on the value's compact JSON; that
     /// check also wants the schema's property order.
-    /// - Throws: ``LanguageModelSession/GenerationError/decodingFailure(_:)`` naming the first path that does
-    ///   not conform.
-    func checkConformance(of content: GeneratedContent) throws {
+    /// - Throws: ``GeneratedContent/ParsingError`` naming the first path that does not conform.
+    func checkConformance(of content: GeneratedContent) throws(GeneratedContent.ParsingError) {
         if let problem = conformanceProblem(content, root, path: "$") {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription:
-                "The response does not follow the schema \(title ?? "value"): \(problem)."))
+            throw GeneratedContent.ParsingError(rawContent: content.jsonString, debugDescription:
+                "The response does not follow the schema \(title ?? "value"): \(problem).")
         }
     }
 

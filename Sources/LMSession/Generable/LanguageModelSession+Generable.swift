@@ -5,11 +5,11 @@
 
 extension LanguageModelSession {
     /// Generates a value following `schema` in response to `prompt`.
-    /// - Throws: ``GenerationError`` (`unsupportedGuide` for a guide the grammar cannot enforce,
-    ///   `decodingFailure` when `maximumResponseTokens` is too small for the shortest value (otherwise
-    ///   the local provider closes the value within the budget) or a provider's value is cut off,
-    ///   `exceededContextWindowSize`, `concurrentRequests`...), ``ToolCallError``, or
-    ///   `CancellationError`; the transcript is then unchanged.
+    /// - Throws: ``LanguageModelError`` (`unsupportedGenerationGuide` for a guide the grammar cannot enforce,
+    ///   `contextSizeExceeded`...), ``GeneratedContent/ParsingError`` when `maximumResponseTokens` is too small
+    ///   for the shortest value (otherwise the local provider closes the value within the budget) or a
+    ///   provider's value is cut off, ``LanguageModelSession/Error/concurrentRequests``, ``ToolCallError``, or
+    ///   `CancellationError` (26 types under ``ErrorConvention/sdk26``); the transcript is then unchanged.
     @discardableResult
     public nonisolated(nonsending) final func respond(
         to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()
@@ -37,7 +37,7 @@ extension LanguageModelSession {
 
     /// Generates a `Content` value in response to `prompt`.
     /// - Throws: as ``respond(to:schema:includeSchemaInPrompt:options:)-(Prompt,_,_,_)``, and
-    ///   ``GenerationError/decodingFailure(_:)`` when the value does not convert to `Content`.
+    ///   ``GeneratedContent/ParsingError`` when the value does not convert to `Content`.
     @discardableResult
     public nonisolated(nonsending) final func respond<Content: Generable>(
         to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,

@@ -30,14 +30,15 @@ final class TokenIndexCache: Sendable {
 
 extension GrammarGuide {
     /// A guide that constrains a response to `schema`.
-    /// - Throws: ``LanguageModelSession/GenerationError/unsupportedGuide(_:)`` when the schema cannot be
-    ///   compiled to a grammar (an unsupported pattern, an empty language...).
-    package init(schema: GenerationSchema, index: TokenIndex) throws(LanguageModelSession.GenerationError) {
+    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` (with the schema's name) when the schema
+    ///   cannot be compiled to a grammar (an unsupported pattern, an empty language...).
+    package init(schema: GenerationSchema, index: TokenIndex) throws(LanguageModelError) {
         do {
             let grammar = try Grammar(jsonSchema: schema.jsonValue)
             self.init(matcher: GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index), tokenCount: index.tokenCount)
         } catch {
-            throw .unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
+            throw .unsupportedGenerationGuide(.init(schemaName: schema.formatName.isEmpty ? nil : schema.formatName,
+                                                    debugDescription: "The schema cannot be enforced: \(error)"))
         }
     }
 }

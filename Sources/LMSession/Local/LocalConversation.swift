@@ -43,7 +43,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
 
     // MARK: - On `queue`
 
-    private func inferenceContext(_ loaded: LoadedModel) throws(LanguageModelSession.GenerationError) -> InferenceContext {
+    private func inferenceContext(_ loaded: LoadedModel) throws(SystemLanguageModel.Error) -> InferenceContext {
         if let context { return context }
         do {
             let created = try InferenceContext(model: loaded.model, contextSize: loaded.contextSize, threads: provider.threads)
@@ -77,10 +77,11 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         let loaded = try provider.loadedForGeneration()
         let prompt = loaded.renderer.promptTokens(for: request)
         guard prompt.count <= loaded.contextSize else {
-            throw LanguageModelSession.GenerationError.contextWindow(needed: prompt.count, contextSize: loaded.contextSize)
+            throw LanguageModelError.contextSizeExceeded(needed: prompt.count, contextSize: loaded.contextSize)
         }
         guard !prompt.isEmpty else {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "the rendered prompt is empty"))
+            throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: Array(request.transcript),
+                debugDescription: "The model's chat template renders this transcript as no tokens."))
         }
         let context = try inferenceContext(loaded)
         guard let (logits, cached) = try load(prompt, into: context, stop: stop) else { return }

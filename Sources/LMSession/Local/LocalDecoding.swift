@@ -14,10 +14,10 @@ package enum LocalDecoding {
     /// - Parameters:
     ///   - promptCount: tokens of the prompt, for usage; `cached`: how many came from the KV cache.
     ///   - isCancelled: checked before every token.
-    /// - Throws: ``LanguageModelSession/GenerationError``: `exceededContextWindowSize` when the window fills,
-    ///   `unsupportedGuide` when the schema or a tool's parameters cannot be enforced, `decodingFailure` when
-    ///   a structured value cannot close within the budget or a tool call runs too long; `InferenceError`
-    ///   from the forward pass.
+    /// - Throws: ``LanguageModelError/contextSizeExceeded(_:)`` when the window fills,
+    ///   ``LanguageModelError/unsupportedGenerationGuide(_:)`` when the schema or a tool's parameters cannot be
+    ///   enforced, ``GeneratedContent/ParsingError`` when a structured value cannot close within the budget or a
+    ///   tool call runs too long or does not decode; `InferenceError` from the forward pass.
     package static func run(_ request: LanguageModelRequest, vocabulary: DecodeVocabulary, forward: some ForwardPass,
                             logits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int,
                             isCancelled: () -> Bool, emit: (LanguageModelEvent) -> Void) throws {
@@ -33,7 +33,7 @@ package enum LocalDecoding {
                 let reason = try Decoding.run(&sequence, on: forward, from: logits, isCancelled: isCancelled) { emit(.text($0)) }
                 return (sequence, reason)
             } catch let error as DecodeError {
-                throw LanguageModelSession.GenerationError.decoding(error)
+                throw Self.sessionError(error)
             }
         }
         func finish<Guide>(_ sequence: inout DecodeSequence<Guide>, _ reason: StopReason) {
@@ -63,15 +63,16 @@ package enum LocalDecoding {
     }
 }
 
-extension LanguageModelSession.GenerationError {
-    /// The session's error for a decode failure; a forward-pass failure other than a full context is passed
-    /// on as the runtime's `InferenceError`.
-    static func decoding(_ error: DecodeError) -> any Swift.Error {
+extension LocalDecoding {
+    /// The session's error for a decode failure: a full context is ``LanguageModelError/contextSizeExceeded(_:)``,
+    /// a value that cannot be completed is a ``GeneratedContent/ParsingError`` (its `rawContent` is filled in
+    /// by the session, which has the text), and a forward-pass failure is passed on as the runtime's `InferenceError`.
+    static func sessionError(_ error: DecodeError) -> any Swift.Error {
         switch error {
         case let .contextFull(needed, contextSize):
-            LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: contextSize)
+            LanguageModelError.contextSizeExceeded(needed: needed, contextSize: contextSize)
         case .budgetTooSmall, .noTokenAllowed:
-            LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: error.description))
+            GeneratedContent.ParsingError(rawContent: "", underlyingError: error, debugDescription: error.description)
         case let .forwardPass(inner):
             inner
         }

@@ -7,7 +7,7 @@ import Synchronization
 /// The model is loaded lazily, once: every session on this provider shares one `TransformerModel`
 /// (read-only weights) and keeps its own `InferenceContext` (KV cache). Prompts are rendered with the model's
 /// chat template from the complete transcript; generation stops at an end-of-generation token, at
-/// `maximumResponseTokens`, or with `exceededContextWindowSize` when the context window is full.
+/// `maximumResponseTokens`, or with ``LanguageModelError/contextSizeExceeded(_:)`` when the context window is full.
 public final class LocalTransformerProvider: LanguageModelProvider {
     /// The provider of the default model (see ``defaultModelCandidates(environment:)``), resolved on first use.
     public static let shared: LocalTransformerProvider = switch defaultModelPath() {
@@ -125,8 +125,8 @@ public final class LocalTransformerProvider: LanguageModelProvider {
         LocalConversation(provider: self)
     }
 
-    /// The loaded model, or `assetsUnavailable` saying why not.
-    func loadedForGeneration() throws(LanguageModelSession.GenerationError) -> LoadedModel {
+    /// The loaded model, or ``SystemLanguageModel/Error/assetsUnavailable(_:)`` saying why not.
+    func loadedForGeneration() throws(SystemLanguageModel.Error) -> LoadedModel {
         do {
             return try loaded()
         } catch {

@@ -8,9 +8,9 @@ extension ToolCallDecoder {
     /// returns `allowed` narrowed to the tokens that keep it closable (the opening of a tool call stays allowed: calls
     /// do not count against the budget); sample again from it. Returns nil when `token` fits, when it opens a call,
     /// or outside an answer.
-    /// - Throws: ``LanguageModelSession/GenerationError/decodingFailure(_:)`` when no answer token fits (the budget is
-    ///   smaller than the shortest value the schema allows).
-    package func budgetMask(after token: Int, allowed: [UInt64]?, tokensLeft: Int) throws(LanguageModelSession.GenerationError) -> [UInt64]? {
+    /// - Throws: ``GeneratedContent/ParsingError`` when no answer token fits (the budget is smaller than the
+    ///   shortest value the schema allows).
+    package func budgetMask(after token: Int, allowed: [UInt64]?, tokensLeft: Int) throws(GeneratedContent.ParsingError) -> [UInt64]? {
         guard let valueMatcher, var mask = allowed else { return nil }
         var callOpening: Int?
         switch phase {
@@ -29,8 +29,8 @@ extension ToolCallDecoder {
         // The model chose to answer: when no answer fits, fail rather than steer it into a call.
         guard kept > 0 else {
             let needed = valueMatcher.completionTokenCount.map { "\($0)" } ?? "more"
-            throw .decodingFailure(.init(debugDescription:
-                "The response cannot be completed within maximumResponseTokens: \(max(0, tokensLeft)) tokens left, \(needed) needed to close the value."))
+            throw GeneratedContent.ParsingError(rawContent: "", debugDescription:
+                "The response cannot be completed within maximumResponseTokens: \(max(0, tokensLeft)) tokens left, \(needed) needed to close the value.")
         }
         if let callOpening { mask[callOpening >> 6] |= 1 << UInt64(callOpening & 63) }
         return mask

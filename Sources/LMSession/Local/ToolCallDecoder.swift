@@ -116,23 +116,26 @@ package struct ToolCallDecoder {
     ///   - tokenBytes: the bytes a token stands for (as the grammar sees it).
     ///   - envelope: the envelope texts as tokens.
     ///   - makeID: the id of each call (default: a UUID).
-    /// - Throws: ``LanguageModelSession/GenerationError/unsupportedGuide(_:)`` when a tool's parameters or the
-    ///   response schema cannot be enforced.
+    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` when a tool's parameters (`schemaName` is
+    ///   the tool's name, when one tool alone fails) or the response schema (its name) cannot be enforced.
     package init(definitions: [Transcript.ToolDefinition], schema: GenerationSchema?, mode: GenerationOptions.ToolCallingMode.Kind,
                  index: TokenIndex, tokenBytes: @escaping (Int) -> [UInt8], envelope: EnvelopeTokens,
-                 makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelSession.GenerationError) {
+                 makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelError) {
         do {
             let grammar = try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound)
             callMatcher = GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index)
         } catch {
-            throw .unsupportedGuide(.init(debugDescription: "The tools' parameters cannot be enforced: \(error)"))
+            let failing = definitions.filter { (try? Grammar.toolCall([$0], style: envelope.style, maximumCalls: 1)).flatMap { try? CompiledGrammar($0) } == nil }
+            throw .unsupportedGenerationGuide(.init(schemaName: failing.count == 1 ? failing[0].name : nil,
+                                                    debugDescription: "The tools' parameters cannot be enforced: \(error)"))
         }
         do {
             valueMatcher = try schema.map { schema throws(GrammarError) in
                 GrammarMatcher(grammar: try CompiledGrammar(try Grammar(jsonSchema: schema.jsonValue)), index: index)
             }
         } catch {
-            throw .unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
+            throw .unsupportedGenerationGuide(.init(schemaName: schema.flatMap { $0.formatName.isEmpty ? nil : $0.formatName },
+                                                    debugDescription: "The schema cannot be enforced: \(error)"))
         }
         self.mode = mode
         self.index = index
@@ -185,9 +188,9 @@ package struct ToolCallDecoder {
     }
 
     /// Takes the sampled `token`.
-    /// - Throws: ``LanguageModelSession/GenerationError/decodingFailure(_:)`` when a complete call's JSON does not
-    ///   decode (the grammar should make that impossible).
-    package mutating func accept(_ token: Int) throws(LanguageModelSession.GenerationError) -> Acceptance {
+    /// - Throws: ``GeneratedContent/ParsingError`` when a complete call's JSON does not decode (the grammar
+    ///   should make that impossible) or a call runs longer than ``maximumTokensPerEnvelope``.
+    package mutating func accept(_ token: Int) throws(GeneratedContent.ParsingError) -> Acceptance {
         let isEnd = index.endOfGenerationTokens.contains(token)
         switch phase {
         case .start where valueMatcher != nil:
@@ -224,7 +227,8 @@ package struct ToolCallDecoder {
             callTokenCount += 1
             if callTokenCount > Self.maximumTokensPerEnvelope {
                 let partial = String(decoding: callBytes, as: UTF8.self)
-                throw .decodingFailure(.init(debugDescription: "The tool call is longer than \(Self.maximumTokensPerEnvelope) tokens: \(partial)"))
+                throw GeneratedContent.ParsingError(rawContent: partial,
+                                                    debugDescription: "The tool call is longer than \(Self.maximumTokensPerEnvelope) tokens: \(partial)")
             }
             try closeCallIfComplete()
             return .call
@@ -263,7 +267,7 @@ package struct ToolCallDecoder {
         pendingForce = tokens
     }
 
-    private mutating func acceptText(_ token: Int) throws(LanguageModelSession.GenerationError) -> Acceptance {
+    private mutating func acceptText(_ token: Int) throws(GeneratedContent.ParsingError) -> Acceptance {
         let bytes = tokenBytes(token)
         var scanner = markup
         guard let (end, tag) = scanner.scan(bytes) else {
@@ -286,7 +290,7 @@ package struct ToolCallDecoder {
         return .call
     }
 
-    private mutating func closeCallIfComplete() throws(LanguageModelSession.GenerationError) {
+    private mutating func closeCallIfComplete() throws(GeneratedContent.ParsingError) {
         guard callMatcher.canEnd else { return }
         let json = String(decoding: callBytes, as: UTF8.self)
         var repeated = false
@@ -310,7 +314,8 @@ package struct ToolCallDecoder {
                 }
             }
         } catch {
-            throw .decodingFailure(.init(debugDescription: "The tool call does not decode: \(json) (\(error))"))
+            throw GeneratedContent.ParsingError(rawContent: json, underlyingError: error,
+                                                debugDescription: "The tool call does not decode: \(json) (\(error))")
         }
         // A repeated envelope means the model is looping: end the turn without forcing the closing tag.
         if envelope.style == .object && repeated {
@@ -343,7 +348,7 @@ extension ToolCallDecoder {
     /// - Throws: as ``init(definitions:schema:mode:index:tokenBytes:envelope:makeID:)``.
     package init(definitions: [Transcript.ToolDefinition], schema: GenerationSchema? = nil, mode: GenerationOptions.ToolCallingMode.Kind,
                  tokens: [[UInt8]], endOfGeneration: Set<Int>, envelope: EnvelopeTokens,
-                 makeID: @escaping () -> String) throws(LanguageModelSession.GenerationError) {
+                 makeID: @escaping () -> String) throws(LanguageModelError) {
         let index = TokenIndex(ArrayVocabulary(tokens: tokens, endOfGeneration: endOfGeneration))
         try self.init(definitions: definitions, schema: schema, mode: mode, index: index,
                       tokenBytes: { tokens.indices.contains($0) ? tokens[$0] : [] }, envelope: envelope, makeID: makeID)

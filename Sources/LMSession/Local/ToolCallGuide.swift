@@ -46,7 +46,7 @@ struct ToolCallGuide: TokenGuide {
         try (mask ?? []).withUnsafeBufferPointer(body)
     }
 
-    mutating func narrow(after token: Int, tokensLeft: Int) throws(LanguageModelSession.GenerationError) -> Bool {
+    mutating func narrow(after token: Int, tokensLeft: Int) throws(GeneratedContent.ParsingError) -> Bool {
         guard let narrowed = try decoder.budgetMask(after: token, allowed: mask, tokensLeft: tokensLeft) else { return false }
         mask = narrowed
         return true
@@ -59,7 +59,7 @@ struct ToolCallGuide: TokenGuide {
         return words.contains { $0 != 0 }
     }
 
-    mutating func accept(_ token: Int) throws(LanguageModelSession.GenerationError) -> TokenKind {
+    mutating func accept(_ token: Int) throws(GeneratedContent.ParsingError) -> TokenKind {
         switch try decoder.accept(token) {
         case .text: .text
         case .held: .held

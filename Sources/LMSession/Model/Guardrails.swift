@@ -4,7 +4,7 @@ extension SystemLanguageModel {
     /// There is no built-in safety model here: ``default`` and ``permissiveContentTransformations`` allow
     /// everything. Give your own check with ``init(check:)``: it sees every prompt (with the instructions)
     /// before generation and the response text as it grows; a rejection ends the request with
-    /// ``LanguageModelSession/GenerationError/guardrailViolation(_:)`` and rolls the transcript back.
+    /// ``LanguageModelError/guardrailViolation(_:)`` and rolls the transcript back.
     public struct Guardrails: Sendable {
         /// Which side of the model a checked text is on.
         public enum Direction: Sendable, Equatable {

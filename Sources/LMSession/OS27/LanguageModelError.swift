@@ -2,9 +2,11 @@ import Foundation
 
 /// Why a model call failed (Apple's 27 `LanguageModelError`).
 ///
-/// Thrown here by the server models (``OpenAICompatibleLanguageModel``, ``ClaudeLanguageModel``) and by the
-/// session's capability check; the local model still throws the 26 ``LanguageModelSession/GenerationError``
-/// (documented in docs/differences.md). A failed request leaves the transcript as it was.
+/// Thrown by requests on every model (the local one, ``OpenAICompatibleLanguageModel``, ``ClaudeLanguageModel``)
+/// and by the session's checks (context budget, capabilities, guardrails). With the 26 convention
+/// (``LanguageModelSession/ErrorConvention/sdk26``) a case that has a 26 counterpart is thrown as
+/// ``LanguageModelSession/GenerationError`` instead. A failed request leaves the transcript as it was (unless
+/// ``TranscriptErrorHandlingPolicy/preserveTranscript``).
 public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConvertible {
     /// Input and response need more tokens than the model's context holds. Recover by removing entries from
     /// the transcript and trying again.
@@ -167,5 +169,15 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         case .unsupportedLanguageOrLocale: "Use a supported language."
         case .timeout: "Retry, or raise the model's timeout."
         }
+    }
+}
+
+extension LanguageModelError {
+    /// The budget error of the session and the local model: the request needed `needed` tokens and the context
+    /// holds `contextSize`, in the words Apple's framework uses ("Content contains 4098 tokens, which exceeds the
+    /// maximum allowed context size of 4096.").
+    static func contextSizeExceeded(needed: Int, contextSize: Int) -> LanguageModelError {
+        .contextSizeExceeded(ContextSizeExceeded(contextSize: contextSize, tokenCount: needed, debugDescription:
+            "Content contains \(needed) tokens, which exceeds the maximum allowed context size of \(contextSize)."))
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 extension LanguageModelSession {
     /// Misuse of a session (Apple 27's `LanguageModelSession.Error`).
     ///
-    /// A second request while one runs still throws the 26 ``GenerationError/concurrentRequests(_:)`` (documented
-    /// in docs/differences.md); this type's `transcriptMutationWhileResponding` is thrown by the running request.
+    /// A second request while one runs throws ``concurrentRequests`` (the 26 convention,
+    /// ``ErrorConvention/sdk26``, throws ``GenerationError/concurrentRequests(_:)`` instead);
+    /// ``transcriptMutationWhileResponding`` is thrown by the running request under both.
     public enum Error: Swift.Error, LocalizedError, CustomDebugStringConvertible, Hashable {
         /// The session was asked to respond while it was already responding.
         case concurrentRequests

@@ -22,3 +22,14 @@ extension Transcript.ToolDefinition {
         set { storedParameters = newValue }
     }
 }
+
+extension Transcript.Prompt {
+    /// Creates a prompt entry with its request's metadata and context options (Apple 27).
+    public init(id: String = UUID().uuidString, metadata: [String: any Sendable & Codable & Equatable] = [:], segments: [Transcript.Segment],
+                options: GenerationOptions = GenerationOptions(), responseFormat: Transcript.ResponseFormat? = nil,
+                contextOptions: ContextOptions = ContextOptions()) {
+        self.init(id: id, segments: segments, options: options, responseFormat: responseFormat)
+        self.metadata = metadata
+        self.contextOptions = contextOptions
+    }
+}

@@ -27,7 +27,7 @@ public struct GenerationOptions: Sendable, Equatable {
 
     /// The most tokens the response may have. When reached the response ends early with the text so far and
     /// no error is thrown (Apple's documented semantics). `nil` = as many as the context window holds; a
-    /// response that runs out of window throws ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)``.
+    /// response that runs out of window throws ``LanguageModelError/contextSizeExceeded(_:)``.
     /// A negative value makes the request throw ``InvalidOptionError`` when it starts.
     public var maximumResponseTokens: Int?
 

@@ -35,7 +35,7 @@ public protocol LanguageModel: Sendable {
 
     /// Tokens `input` takes in a request. `.request` is what the budget check compares with ``contextSize``;
     /// the other cases are its parts, counted the same way.
-    /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded;
+    /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the model cannot be loaded;
     ///   a model without a local tokenizer may throw its own error or estimate.
     func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int
 
@@ -64,15 +64,18 @@ public protocol LanguageModelConversation: AnyObject, Sendable {
 
     /// Generates the next step for `request`: text, a structured value or tool calls, then usage.
     ///
-    /// The stream throws ``LanguageModelSession/GenerationError`` for model-level failures
-    /// (`exceededContextWindowSize` with both token counts, `assetsUnavailable`, ...). Terminating the stream
+    /// The stream throws Apple's 27 types for model-level failures: ``LanguageModelError``
+    /// (`contextSizeExceeded` with both token counts, `rateLimited`, `refusal`...), ``SystemLanguageModel/Error``
+    /// (`assetsUnavailable`), ``GeneratedContent/ParsingError`` (output that does not decode); others stay in
+    /// the model's own types. A model that throws the 26 ``LanguageModelSession/GenerationError`` is converted
+    /// too: the session throws what its ``LanguageModelSession/errorConvention`` says. Terminating the stream
     /// (the consumer cancelled or stopped) must stop generation within one token.
     func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error>
 
     /// True when every structured response this conversation produces follows the request's schema by
     /// construction (the local model masks tokens with the schema's grammar). When false (a server that
     /// may ignore `response_format`), the session checks the complete response against the schema and
-    /// throws ``LanguageModelSession/GenerationError/decodingFailure(_:)`` when it does not conform.
+    /// throws ``GeneratedContent/ParsingError`` when it does not conform.
     var constrainsStructuredOutput: Bool { get }
 }
 

@@ -1,6 +1,7 @@
+@available(*, deprecated)
 extension LanguageModelSession.GenerationError.Refusal {
     /// The model's explanation of the refusal, generated on the default model from the refused transcript.
-    /// - Throws: ``LanguageModelSession/GenerationError`` as any request does.
+    /// - Throws: as any request does.
     public var explanation: LanguageModelSession.Response<String> {
         get async throws { try await explanationStream.collect() }
     }

@@ -1,8 +1,15 @@
 import Foundation
 
 extension LanguageModelSession {
-    /// Why a request failed (Apple's 26 `GenerationError`). A failed request leaves the transcript as it was
-    /// before the request and the session usable.
+    /// Why a request failed (Apple's 26 `GenerationError`), deprecated as in Apple's 27 SDK. A failed request
+    /// leaves the transcript as it was before the request and the session usable.
+    ///
+    /// Thrown only by sessions whose ``LanguageModelSession/errorConvention`` is
+    /// ``LanguageModelSession/ErrorConvention/sdk26`` (Apple: apps built with Xcode 26). By default a request
+    /// throws the 27 types instead: ``LanguageModelError``, ``GeneratedContent/ParsingError`` (for
+    /// `decodingFailure`), ``SystemLanguageModel/Error`` (for `assetsUnavailable`) and
+    /// ``LanguageModelSession/Error`` (for `concurrentRequests`); the table on ``ErrorConvention`` maps each case.
+    @available(*, deprecated, message: "Apple 27 throws LanguageModelError, GeneratedContent.ParsingError, SystemLanguageModel.Error and LanguageModelSession.Error; set LanguageModelSession.defaultErrorConvention = .sdk26 to keep receiving GenerationError")
     public enum GenerationError: Swift.Error, LocalizedError {
         /// Instructions, tool definitions, transcript, prompt and schema (or those plus the response so far)
         /// need more tokens than ``SystemLanguageModel/contextSize``. The context's `debugDescription` gives both
@@ -77,6 +84,7 @@ extension LanguageModelSession {
     }
 }
 
+@available(*, deprecated)
 extension LanguageModelSession.GenerationError {
     /// A refusal by the model, with the transcript entries that led to it.
     public struct Refusal: Sendable {
@@ -85,16 +93,5 @@ extension LanguageModelSession.GenerationError {
         public init(transcriptEntries: [Transcript.Entry]) {
             self.transcriptEntries = transcriptEntries
         }
-    }
-}
-
-extension LanguageModelSession.GenerationError {
-    static func contextWindow(needed: Int, contextSize: Int) -> Self {
-        .exceededContextWindowSize(Context(debugDescription:
-            "Content contains \(needed) tokens, which exceeds the maximum allowed context size of \(contextSize)."))
-    }
-
-    static func concurrent() -> Self {
-        .concurrentRequests(Context(debugDescription: "A request is already in progress on this session; a session responds to one request at a time."))
     }
 }

@@ -15,8 +15,10 @@ extension LanguageModelSession {
     }
 
     /// Generates a text response to `prompt` and appends the prompt and response to the transcript.
-    /// - Throws: ``GenerationError`` (`exceededContextWindowSize`, `concurrentRequests`, `assetsUnavailable`,
-    ///   `guardrailViolation`...), ``ToolCallError``, or `CancellationError`; the transcript is then unchanged.
+    /// - Throws: ``LanguageModelError`` (`contextSizeExceeded`, `guardrailViolation`...),
+    ///   ``SystemLanguageModel/Error`` (`assetsUnavailable`), ``LanguageModelSession/Error/concurrentRequests``,
+    ///   ``ToolCallError``, or `CancellationError`; the transcript is then unchanged. A session whose
+    ///   ``errorConvention`` is ``ErrorConvention/sdk26`` throws ``GenerationError`` where it has a case.
     @discardableResult
     public nonisolated(nonsending) final func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
         try await makeStream(prompt: prompt, responseFormat: nil, includeSchemaInPrompt: false, options: options, generating: String.self).collect()

@@ -5,7 +5,7 @@ import Synchronization
 /// turns so far, and the requests that extend it.
 ///
 /// A session answers one request at a time: a second request while ``isResponding`` throws
-/// ``GenerationError/concurrentRequests(_:)``. A request that fails or is cancelled leaves the transcript as it
+/// ``LanguageModelSession/Error/concurrentRequests``. A request that fails or is cancelled leaves the transcript as it
 /// was before it. Many sessions may run at once on one model; each keeps its own KV cache and re-uses it across
 /// turns (only the new part of the transcript is processed). Observable: ``transcript`` and ``isResponding``
 /// report changes through the `Observation` module.
@@ -28,6 +28,8 @@ public final class LanguageModelSession: Sendable {
         var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
         /// Set when the transcript is replaced while a request runs; that request then fails.
         var transcriptMutatedWhileResponding = false
+        /// Which of Apple's error types failed requests throw.
+        var errorConvention = LanguageModelSession.defaultErrorConvention
     }
     let state: Mutex<State>
     let registrar = ObservationRegistrar()
@@ -78,7 +80,7 @@ public final class LanguageModelSession: Sendable {
     /// Every entry so far: instructions, then the prompts, tool calls, tool outputs and responses of the
     /// completed requests. Updated when a request completes (not while it streams).
     ///
-    /// Settable (Apple 27): trim old turns after `exceededContextWindowSize` and respond again, or edit the
+    /// Settable (Apple 27): trim old turns after ``LanguageModelError/contextSizeExceeded(_:)`` and respond again, or edit the
     /// history. The local model keeps its KV cache up to the first changed token. Set while a request runs, the
     /// new value stays and that request throws ``LanguageModelSession/Error/transcriptMutationWhileResponding``.
     public final var transcript: Transcript {
@@ -121,15 +123,15 @@ extension LanguageModelSession: Observable {}
 
 extension LanguageModelSession {
     /// Marks the session responding and returns the transcript the request starts from.
-    /// - Throws: ``GenerationError/concurrentRequests(_:)`` when a request is already running.
-    func beginRequest() throws(GenerationError) -> Transcript {
+    /// - Throws: ``LanguageModelSession/Error/concurrentRequests`` when a request is already running.
+    func beginRequest() throws(LanguageModelSession.Error) -> Transcript {
         let transcript: Transcript? = state.withLock { state in
             guard !state.isResponding else { return nil }
             state.isResponding = true
             state.transcriptMutatedWhileResponding = false
             return state.transcript
         }
-        guard let transcript else { throw .concurrent() }
+        guard let transcript else { throw .concurrentRequests }
         registrar.withMutation(of: self, keyPath: \.isResponding) {}
         return transcript
     }

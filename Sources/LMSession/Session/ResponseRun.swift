@@ -79,8 +79,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     }
 
     /// The next cumulative snapshot, or nil when the request has completed (or had already ended).
+    /// - Throws: the failure in the session's ``LanguageModelSession/errorConvention``.
     func nextSnapshot() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
-        try enter()
+        do { try enter() } catch { throw surfaced(error) }
         defer { leave() }
         // After the end (or an error, which the iteration already threw) a sequence only returns nil;
         // `finalResponse()` still reports the outcome.
@@ -89,7 +90,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             return try await advance(snapshots: true)
         } catch {
             fail(error)
-            throw error
+            throw surfaced(error)
         }
     }
 
@@ -103,25 +104,43 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     }
 
     /// Runs the request to its end and returns the final response.
+    /// - Throws: the failure in the session's ``LanguageModelSession/errorConvention``.
     func finalResponse() async throws -> LanguageModelSession.Response<Content> {
-        try enter()
+        do { try enter() } catch { throw surfaced(error) }
         defer { leave() }
         do {
             while case .notStarted = phase { _ = try await advance(snapshots: false) }
             while case .running = phase { _ = try await advance(snapshots: false) }
         } catch {
             fail(error)
-            throw error
+            throw surfaced(error)
         }
         guard case .finished(let result) = phase else { throw CancellationError() }
-        let final = try result.get()
+        let final: Final
+        do { final = try result.get() } catch { throw surfaced(error) }
         do {
             return LanguageModelSession.Response(
                 content: try Content(final.rawContent), rawContent: final.rawContent,
                 transcriptEntries: final.transcript.entries[final.firstNewEntry...], tokenUsage: final.usage)
         } catch {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "The response does not decode as \(Content.self): \(error)"))
+            throw surfaced(GeneratedContent.ParsingError(rawContent: final.rawContent.jsonString, underlyingError: error,
+                                                         debugDescription: "The response does not decode as \(Content.self): \(error)"))
         }
+    }
+
+    /// `error` in the types the session's ``LanguageModelSession/errorConvention`` throws (a model may throw
+    /// either Apple's 26 or 27 types; the session throws one set). A parsing error without its raw content
+    /// (the local decoder's) gets the step's text. Reads the request's state only while this consumer holds
+    /// it, or for `concurrentRequests`, which needs none.
+    private func surfaced(_ error: any Error) -> any Error {
+        var error = error
+        if var parsing = error as? GeneratedContent.ParsingError, parsing.rawContent.isEmpty {
+            parsing.rawContent = text
+            error = parsing
+        }
+        return session.errorConvention.converting(error, context: ErrorConversionContext(
+            contextSize: session.model.contextSize, schemaName: plan.responseFormat.flatMap { $0.name.isEmpty ? nil : $0.name },
+            transcriptEntries: base.entries + newEntries))
     }
 
     // MARK: - Steps
@@ -131,7 +150,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             defer { busy = true }
             return busy
         }
-        if busy { throw LanguageModelSession.GenerationError.concurrent() }
+        if busy { throw LanguageModelSession.Error.concurrentRequests }
     }
 
     private func leave() {
@@ -183,13 +202,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let model = session.model
         if case .unavailable(let reason) = model.availability {
             let cause = (model as? SystemLanguageModel)?.unavailabilityCause.map { ": \($0)" } ?? ""
-            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
+            throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
         }
         try checkCapabilities(model.capabilities)
         base = try session.beginRequest()
         phase = .running
         maximumToolRounds = session.maximumToolCallRounds
-        let promptEntry = Transcript.Prompt(segments: plan.prompt.segments, options: plan.options, responseFormat: plan.responseFormat)
+        let promptEntry = Transcript.Prompt(metadata: plan.metadata, segments: plan.prompt.segments, options: plan.options,
+                                            responseFormat: plan.responseFormat, contextOptions: plan.contextOptions)
         newEntries = [.prompt(promptEntry)]
         let instructions = base.first.flatMap { entry -> String? in
             if case .instructions(let i) = entry { return i.segments.descriptionText } else { return nil }
@@ -200,8 +220,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
 
     /// Evaluates dynamic instructions, checks the budget (unless the conversation checks it on the tokens it
     /// renders) and starts the next model call.
-    /// - Throws: ``LanguageModelSession/GenerationError/exceededContextWindowSize(_:)`` when the request's
-    ///   input alone needs more tokens than the context holds.
+    /// - Throws: ``LanguageModelError/contextSizeExceeded(_:)`` when the request's input alone needs more tokens
+    ///   than the context holds.
     private func startStep() async throws {
         tools = session.tools
         if let dynamic = session.instructionsForNextCall() {
@@ -232,7 +252,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         if !(conversation is any ChecksContextBudget) {
             let needed = try await model.tokenCount(for: .request(request))
             if needed > model.contextSize {
-                throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: model.contextSize)
+                throw LanguageModelError.contextSizeExceeded(needed: needed, contextSize: model.contextSize)
             }
         }
         events = conversation.generate(request).makeAsyncIterator()
@@ -285,8 +305,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         endStep()
         events = nil
         guard let raw = rawContent(final: true), raw.isComplete else {
-            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription:
-                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early: \(text)"))
+            throw GeneratedContent.ParsingError(rawContent: text, debugDescription:
+                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early: \(text)")
         }
         if let format = plan.responseFormat, !session.conversation.constrainsStructuredOutput {
             try format.schema.checkConformance(of: raw)
@@ -349,7 +369,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
 
     private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
         if case .rejected(let reason) = session.guardrails.check(text, direction) {
-            throw LanguageModelSession.GenerationError.guardrailViolation(.init(debugDescription: reason))
+            throw LanguageModelError.guardrailViolation(.init(debugDescription: reason))
         }
     }
 }

@@ -35,8 +35,8 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
         let iteration: Iteration
 
         /// The next snapshot, or `nil` once the response is complete and in the transcript.
-        /// - Throws: ``LanguageModelSession/GenerationError``, ``LanguageModelSession/ToolCallError`` or
-        ///   `CancellationError`; the transcript is then as before the request.
+        /// - Throws: what ``LanguageModelSession/respond(to:options:)-(Prompt,_)`` throws (``LanguageModelError``,
+        ///   ``LanguageModelSession/ToolCallError``, `CancellationError`...); the transcript is then as before the request.
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
             try await run.nextSnapshot()
         }
@@ -58,8 +58,8 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
     }
 
     /// Runs the request to its end (starting it if needed) and returns the final response.
-    /// - Throws: ``LanguageModelSession/GenerationError``, ``LanguageModelSession/ToolCallError`` or
-    ///   `CancellationError`; the transcript is then as before the request.
+    /// - Throws: what ``LanguageModelSession/respond(to:options:)-(Prompt,_)`` throws (``LanguageModelError``,
+    ///   ``LanguageModelSession/ToolCallError``, `CancellationError`...); the transcript is then as before the request.
     public nonisolated(nonsending) func collect() async throws -> sending LanguageModelSession.Response<Content> {
         try await run.finalResponse()
     }

@@ -7,7 +7,11 @@ import Foundation
 // instructions `tools` ([{"type":"function","function":{"name","description","parameters"}}]); user `options`
 // and `responseFormat` ({"type":"jsonSchema","jsonSchema":{"name","schema"}}); response `assets`, or
 // `toolCalls` ([{"id","name","arguments":<JSON text>}]) for a tool-calls entry; tool `toolName`, `toolCallID`.
-// Reasoning entries (Apple 27; its JSON shape is not known): role `reasoning`, `contents`, and `signature` as base64.
+// Apple 27 additions, in our spelling (Apple's JSON for them is not known): reasoning entries (role `reasoning`,
+// `contents`, and `signature` as base64); on a user entry `contextOptions` ({"includeSchemaInPrompt": Bool,
+// "reasoningLevel": "light" | "moderate" | "deep" | {"custom": String}}) and `metadata` (an object), and the option
+// key `toolCallingMode` ("allowed" | "required" | "disallowed"). Each is left out when unset, so a transcript
+// without them encodes as 26 wrote it, and 26 dumps (which have none) decode unchanged.
 // Our additions, ignored by decoders that do not know them: `structure.contentJSON` keeps the content's key
 // order (JSON coders lose it), and the option keys `greedy`/`topP` (Apple's spelling for those is unknown).
 
@@ -48,6 +52,8 @@ private struct EntryCoding: Codable {
     var tools: [ToolCoding]?
     var options: OptionsCoding?
     var responseFormat: ResponseFormatCoding?
+    var contextOptions: ContextOptionsCoding?
+    var metadata: MetadataCoding?
     var toolCalls: [ToolCallCoding]?
     var assets: [String]?
     var toolName: String?
@@ -62,6 +68,8 @@ private struct EntryCoding: Codable {
         case .prompt(let e):
             self.init(role: "user", id: e.id, contents: e.segments.map(SegmentCoding.init),
                       options: OptionsCoding(e.options), responseFormat: e.responseFormat.map(ResponseFormatCoding.init))
+            contextOptions = e.contextOptions == ContextOptions() ? nil : ContextOptionsCoding(e.contextOptions)
+            metadata = e.metadata.isEmpty ? nil : MetadataCoding(values: e.metadata)
         case .toolCalls(let e):
             self.init(role: "response", id: e.id, toolCalls: e.map(ToolCallCoding.init))
         case .toolOutput(let e):
@@ -88,8 +96,10 @@ private struct EntryCoding: Codable {
         case "instructions":
             return .instructions(Transcript.Instructions(id: id, segments: segments, toolDefinitions: (tools ?? []).map(\.definition)))
         case "user":
-            return .prompt(Transcript.Prompt(id: id, segments: segments, options: options?.options ?? GenerationOptions(),
-                                             responseFormat: responseFormat.map { Transcript.ResponseFormat(schema: $0.jsonSchema.schema) }))
+            return .prompt(Transcript.Prompt(id: id, metadata: metadata?.values ?? [:], segments: segments,
+                                             options: try options?.options() ?? GenerationOptions(),
+                                             responseFormat: responseFormat.map { Transcript.ResponseFormat(schema: $0.jsonSchema.schema) },
+                                             contextOptions: try contextOptions?.contextOptions() ?? ContextOptions()))
         case "response":
             if let toolCalls, !toolCalls.isEmpty {
                 return .toolCalls(Transcript.ToolCalls(id: id, try toolCalls.map { try $0.call(entry: index) }))
@@ -195,7 +205,7 @@ private struct ResponseFormatCoding: Codable {
 }
 
 /// Generation options as a flat object (`{}` when all default), the keys Apple's capture shows:
-/// `temperature`, `maximumResponseTokens`, `topK`, `randomSeed`.
+/// `temperature`, `maximumResponseTokens`, `topK`, `randomSeed`; ours: `topP`, `greedy`, `toolCallingMode`.
 private struct OptionsCoding: Codable {
     var temperature: Double?
     var maximumResponseTokens: Int?
@@ -203,10 +213,18 @@ private struct OptionsCoding: Codable {
     var topP: Double?
     var randomSeed: UInt64?
     var greedy: Bool?
+    var toolCallingMode: String?
 
     init(_ options: GenerationOptions) {
         temperature = options.temperature
         maximumResponseTokens = options.maximumResponseTokens
+        toolCallingMode = options.toolCallingMode.map { mode in
+            switch mode.kind {
+            case .allowed: "allowed"
+            case .required: "required"
+            case .disallowed: "disallowed"
+            }
+        }
         switch options.storedSamplingMode?.mode {
         case .greedy: greedy = true
         case let .topK(k, seed): topK = k; randomSeed = seed
@@ -215,11 +233,18 @@ private struct OptionsCoding: Codable {
         }
     }
 
-    var options: GenerationOptions {
+    func options() throws -> GenerationOptions {
         var options = GenerationOptions(temperature: temperature, maximumResponseTokens: maximumResponseTokens)
         if greedy == true { options.storedSamplingMode = .greedy }
         else if let topK { options.storedSamplingMode = .random(top: topK, seed: randomSeed) }
         else if let topP { options.storedSamplingMode = .random(probabilityThreshold: topP, seed: randomSeed) }
+        switch toolCallingMode {
+        case nil: break
+        case "allowed": options.toolCallingMode = .allowed
+        case "required": options.toolCallingMode = .required
+        case "disallowed": options.toolCallingMode = .disallowed
+        case let other?: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown toolCallingMode \"\(other)\""))
+        }
         return options
     }
 }

@@ -27,15 +27,27 @@ extension Transcript {
         public var options: GenerationOptions
         /// The schema the response had to follow; `nil` for a text response.
         public var responseFormat: ResponseFormat?
+        /// The context options the request was made with (Apple 27; `respond(…, contextOptions:)`).
+        public var contextOptions: ContextOptions
+        /// The metadata the request was made with (Apple 27; `respond(…, metadata:)`). Compared by value; after a
+        /// JSON round trip a value comes back as JSON's type (see docs/differences.md, "Transcript JSON").
+        public var metadata: [String: any Sendable & Codable & Equatable]
 
         public init(id: String = UUID().uuidString, segments: [Segment], options: GenerationOptions = GenerationOptions(), responseFormat: ResponseFormat? = nil) {
             self.id = id
             self.segments = segments
             self.options = options
             self.responseFormat = responseFormat
+            self.contextOptions = ContextOptions()
+            self.metadata = [:]
         }
 
         public var description: String { "Prompt: " + segments.descriptionText }
+
+        public static func == (a: Prompt, b: Prompt) -> Bool {
+            a.id == b.id && a.segments == b.segments && a.options == b.options && a.responseFormat == b.responseFormat
+                && a.contextOptions == b.contextOptions && Transcript.metadataEqual(a.metadata, b.metadata)
+        }
     }
 
     /// The tool calls the model made in one step; several calls are parallel calls.
@@ -106,4 +118,12 @@ extension Transcript {
 extension [Transcript.Segment] {
     /// The segments' descriptions joined by newlines: what the model sees of them.
     var descriptionText: String { map(\.description).joined(separator: "\n") }
+}
+
+extension Transcript {
+    /// Whether two metadata dictionaries hold the same keys with equal values (of the same type).
+    static func metadataEqual(_ a: [String: any Sendable & Codable & Equatable], _ b: [String: any Sendable & Codable & Equatable]) -> Bool {
+        func equal<Value: Equatable>(_ value: Value, _ other: any Equatable) -> Bool { (other as? Value) == value }
+        return a.count == b.count && a.allSatisfy { key, value in b[key].map { equal(value, $0) } ?? false }
+    }
 }

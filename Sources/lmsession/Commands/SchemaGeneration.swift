@@ -37,7 +37,7 @@ enum SchemaGeneration {
             let seconds = (ContinuousClock.now - start) / .seconds(1)
             printError(String(format: "%d prompt tokens, %d generated tokens, %.2f s (model load included)",
                               usage.input.totalTokenCount, usage.output.totalTokenCount, seconds))
-        case .failure(let error as LanguageModelSession.GenerationError):
+        case .failure(let error as any LocalizedError):
             throw .failed("\(error.errorDescription ?? "\(error)")\(error.recoverySuggestion.map { " \($0)" } ?? "")")
         case .failure(let error):
             throw .failed("\(error)")

@@ -127,7 +127,9 @@ import Testing
         #expect {
             _ = try Self.decode(body)
         } throws: { error in
-            if case ServerModelError.invalidToolCallArguments(let name, _) = error { name == "get_weather" } else { false }
+            guard let parsing = error as? GeneratedContent.ParsingError,
+                  case ServerModelError.invalidToolCallArguments(let name, let reason)? = parsing.underlyingError else { return false }
+            return name == "get_weather" && reason == "not a JSON object: [1,2" && parsing.rawContent == "[1,2"
         }
     }
 }

@@ -4,8 +4,7 @@ import Testing
 
 /// `FallbackLanguageModel`: the same model call retried on the fallback after a transient failure.
 @Suite struct FallbackModelTests {
-    typealias GenerationError = LanguageModelSession.GenerationError
-    static let limited = GenerationError.rateLimited(.init(debugDescription: "scripted 429"))
+    static let limited = LanguageModelError.rateLimited(.init(debugDescription: "scripted 429"))
 
     @Test func aRateLimitedCallIsAnsweredByTheFallbackAndTheNextCallTriesThePrimaryAgain() async throws {
         let primary = ScriptedProvider([.fail([], Self.limited), .text(["primary"])])
@@ -27,12 +26,12 @@ import Testing
         let midStream = ScriptedProvider([.fail(["half an"], Self.limited)])
         let unused = ScriptedProvider([.text(["fallback"])])
         let session = LanguageModelSession(model: FallbackLanguageModel(midStream, fallback: unused))
-        await #expect(throws: GenerationError.self) { try await session.respond(to: "one") }
+        await #expect(throws: LanguageModelError.self) { try await session.respond(to: "one") }
         #expect(session.transcript.isEmpty)
 
-        let refused = ScriptedProvider([.fail([], .guardrailViolation(.init(debugDescription: "no")))])
+        let refused = ScriptedProvider([.fail([], LanguageModelError.guardrailViolation(.init(debugDescription: "no")))])
         let session2 = LanguageModelSession(model: FallbackLanguageModel(refused, fallback: unused))
-        await #expect(throws: GenerationError.self) { try await session2.respond(to: "two") }
+        await #expect(throws: LanguageModelError.self) { try await session2.respond(to: "two") }
         #expect(unused.requests.isEmpty)
     }
 

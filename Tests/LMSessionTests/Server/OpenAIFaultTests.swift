@@ -107,16 +107,17 @@ struct OpenAIFaultTests {
         guard case LanguageModelError.refusal = error else { Issue.record("\(error)"); return }
     }
 
-    @Test func invalidToolArgumentsAreTyped() async throws {
+    @Test func invalidToolArgumentsAreAParsingErrorWithTheTypedDetail() async throws {
         let proxy = try FaultProxy()
         defer { proxy.stop() }
         proxy.enqueue(.stream(chunks: [
             OpenAIStreams.event(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"get_weather","arguments":"{\"city\": "}}]}}]}"#),
             OpenAIStreams.finish("tool_calls"), OpenAIStreams.done]))
         let session = LanguageModelSession(model: OpenAIStreams.model(proxy), tools: [GetWeather()])
-        await #expect(throws: ServerModelError.invalidToolCallArguments(toolName: "get_weather", reason: #"not JSON: {"city":"#)) {
-            try await session.respond(to: "x")
-        }
+        let error = await #expect(throws: GeneratedContent.ParsingError.self) { try await session.respond(to: "x") }
+        #expect(error?.rawContent == #"{"city":"#)
+        #expect(error?.underlyingError as? ServerModelError == .invalidToolCallArguments(toolName: "get_weather", reason: #"not JSON: {"city":"#))
+        #expect(error?.debugDescription == #"The model called get_weather with invalid arguments: not JSON: {"city":"#)
         #expect(session.transcript.map(\.kindLabel) == ["instructions"])
     }
 

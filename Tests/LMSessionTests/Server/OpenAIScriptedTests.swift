@@ -88,7 +88,8 @@ struct OpenAIScriptedTests {
         proxy.enqueue(.stream(chunks: OpenAIStreams.text(["Sure! Here is a recipe."])),
                       .stream(chunks: OpenAIStreams.text([#"{"title": "Soup", "ingredients": ["1 leek"], "#, #""minutes": 30}"#])))
         let session = LanguageModelSession(model: OpenAIStreams.model(proxy))
-        await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "A recipe", generating: Recipe.self) }
+        let error = await #expect(throws: GeneratedContent.ParsingError.self) { try await session.respond(to: "A recipe", generating: Recipe.self) }
+        #expect(error?.rawContent == "Sure! Here is a recipe.")
         #expect(session.transcript.isEmpty)
         let format = try #require(proxy.requests.first?.json?["response_format"] as? [String: Any])
         #expect(format["type"] as? String == "json_schema")
@@ -109,7 +110,9 @@ struct OpenAIScriptedTests {
         defer { proxy.stop() }
         proxy.enqueue(.stream(chunks: OpenAIStreams.text([#"{"title": "Soup", "ingredients": [], "minutes": 999}"#])))
         let session = LanguageModelSession(model: OpenAIStreams.model(proxy))
-        await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "A recipe", generating: Recipe.self) }
+        let error = await #expect(throws: GeneratedContent.ParsingError.self) { try await session.respond(to: "A recipe", generating: Recipe.self) }
+        #expect(error?.debugDescription.hasPrefix("The response does not follow the schema") == true)
+        #expect(error?.rawContent == #"{"title":"Soup","ingredients":[],"minutes":999}"#)
         #expect(session.transcript.isEmpty)
     }
 

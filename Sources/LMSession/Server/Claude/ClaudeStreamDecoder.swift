@@ -157,15 +157,19 @@ package struct ClaudeStreamDecoder {
         case .text(let text):
             if !text.isEmpty { contentBlocks.append(.members([.init(key: "type", value: .text("text")), .init(key: "text", value: .text(text))])) }
         case let .toolUse(id, name, text):
+            func invalid(_ what: String) -> GeneratedContent.ParsingError {
+                .invalidToolCallArguments(toolName: name, reason: "\(what): \(errorContext.redactor.redact(text))",
+                                          arguments: errorContext.redactor.redact(text))
+            }
             let arguments: GeneratedContent
             do {
                 arguments = text.trimmingCharacters(in: .whitespaces).isEmpty ? try GeneratedContent(json: "{}") : try GeneratedContent(json: text)
             } catch {
-                throw ServerModelError.invalidToolCallArguments(toolName: name, reason: "not JSON: \(errorContext.redactor.redact(text))")
+                throw invalid("not JSON")
             }
-            guard case .structure = arguments.kind else {
-                throw ServerModelError.invalidToolCallArguments(toolName: name, reason: "not a JSON object: \(errorContext.redactor.redact(text))")
-            }
+            guard case .structure = arguments.kind else { throw invalid("not a JSON object") }
+            // A cut-off object reads as its valid prefix: still not the arguments the model meant.
+            guard arguments.isComplete else { throw invalid("not JSON") }
             toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
             contentBlocks.append(.members([.init(key: "type", value: .text("tool_use")), .init(key: "id", value: .text(id)),
                                            .init(key: "name", value: .text(name)), .init(key: "input", value: (try? JSONValue.parse(arguments.jsonString)) ?? .members([]))]))

@@ -51,7 +51,7 @@ final class FallbackConversation: LanguageModelConversation, ChecksContextBudget
         guard !(conversation is any ChecksContextBudget) else { return }
         let needed = try await model.tokenCount(for: .request(request))
         if needed > model.contextSize {
-            throw LanguageModelSession.GenerationError.contextWindow(needed: needed, contextSize: model.contextSize)
+            throw LanguageModelError.contextSizeExceeded(needed: needed, contextSize: model.contextSize)
         }
     }
 }

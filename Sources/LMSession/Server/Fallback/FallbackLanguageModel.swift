@@ -30,12 +30,11 @@ public struct FallbackLanguageModel: LanguageModel {
     }
 
     /// True for errors that say "try elsewhere", not "this request is wrong": rate limits (27's
-    /// ``LanguageModelError/rateLimited(_:)`` and 26's ``LanguageModelSession/GenerationError/rateLimited(_:)``),
-    /// timeouts, an unreachable server or a lost connection, HTTP 5xx, and `URLError`s.
+    /// ``LanguageModelError/rateLimited(_:)``, or 26's `GenerationError.rateLimited`), timeouts, an unreachable
+    /// server or a lost connection, HTTP 5xx, and `URLError`s.
     public static func isTransient(_ error: any Error) -> Bool {
-        switch error {
+        switch LanguageModelSession.ErrorConvention.sdk27.converting(error) {
         case LanguageModelError.rateLimited, LanguageModelError.timeout: return true
-        case LanguageModelSession.GenerationError.rateLimited: return true
         case ServerModelError.unreachable, ServerModelError.connectionLost: return true
         case ServerModelError.httpStatus(let code, _): return code >= 500
         case is URLError: return true

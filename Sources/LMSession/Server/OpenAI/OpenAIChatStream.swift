@@ -94,7 +94,8 @@ struct OpenAIChatStream {
     /// Checks how the stream ended and returns its tool calls (empty for a text answer).
     /// - Throws: ``ServerModelError/connectionLost(_:)`` when it ended with neither a finish reason nor
     ///   `[DONE]`; ``LanguageModelError/refusal(_:)`` for a refusal or `content_filter`;
-    ///   ``ServerModelError/invalidToolCallArguments(toolName:reason:)`` for arguments that are not a JSON object.
+    ///   ``GeneratedContent/ParsingError`` (its `underlyingError` ``ServerModelError/invalidToolCallArguments(toolName:reason:)``)
+    ///   for arguments that are not a JSON object.
     func finish() throws -> [Transcript.ToolCall] {
         guard finishReason != nil || done else {
             throw ServerModelError.connectionLost("the event stream ended before the response was complete")
@@ -108,18 +109,18 @@ struct OpenAIChatStream {
         return try calls.keys.sorted().map { index in
             let call = calls[index]!
             let text = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)
+            func invalid(_ what: String) -> GeneratedContent.ParsingError {
+                .invalidToolCallArguments(toolName: call.name, reason: "\(what): \(redactor.redact(String(text.prefix(200))))",
+                                          arguments: redactor.redact(text))
+            }
             let arguments: GeneratedContent
             do {
                 arguments = try GeneratedContent(json: text.isEmpty ? "{}" : text)
             } catch {
-                throw ServerModelError.invalidToolCallArguments(toolName: call.name, reason: "not JSON: \(redactor.redact(String(text.prefix(200))))")
+                throw invalid("not JSON")
             }
-            guard arguments.isComplete else {
-                throw ServerModelError.invalidToolCallArguments(toolName: call.name, reason: "not JSON: \(redactor.redact(String(text.prefix(200))))")
-            }
-            guard case .structure = arguments.kind else {
-                throw ServerModelError.invalidToolCallArguments(toolName: call.name, reason: "not a JSON object: \(redactor.redact(String(text.prefix(200))))")
-            }
+            guard arguments.isComplete else { throw invalid("not JSON") }
+            guard case .structure = arguments.kind else { throw invalid("not a JSON object") }
             return Transcript.ToolCall(id: call.id ?? "call_\(index)", toolName: call.name, arguments: arguments)
         }
     }

@@ -23,7 +23,8 @@ public enum ServerModelError: Error, Sendable, Equatable, LocalizedError, Custom
     case unreachable(String)
     /// The connection broke before the response was complete.
     case connectionLost(String)
-    /// The model called a tool with arguments that are not a JSON object.
+    /// The model called a tool with arguments that are not a JSON object. Not thrown alone: it is the
+    /// `underlyingError` of the ``GeneratedContent/ParsingError`` a request throws (Apple's decoding failure).
     case invalidToolCallArguments(toolName: String, reason: String)
 
     /// Characters of an error body kept in ``httpStatus(code:bodyExcerpt:)``.
@@ -43,6 +44,16 @@ public enum ServerModelError: Error, Sendable, Equatable, LocalizedError, Custom
     }
 
     public var errorDescription: String? { description }
+}
+
+extension GeneratedContent.ParsingError {
+    /// A server model's tool call whose arguments are not a JSON object: a decoding failure of the model's output,
+    /// as for the local model, with ``ServerModelError/invalidToolCallArguments(toolName:reason:)`` as
+    /// `underlyingError`. `arguments` is the (redacted) text the server sent.
+    static func invalidToolCallArguments(toolName: String, reason: String, arguments: String) -> Self {
+        let detail = ServerModelError.invalidToolCallArguments(toolName: toolName, reason: reason)
+        return Self(rawContent: arguments, underlyingError: detail, debugDescription: detail.description)
+    }
 }
 
 /// Removes secrets (API keys) from text that may end up in an error, a log or a transcript.
