@@ -13,19 +13,28 @@ protocol AVX2DecodeTileFormat: AVX2BlockFormat {
     static func fold(_ acc: inout SIMD8<Float>, _ offsets: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ x: ActivationRow, _ b: Int)
 }
 
-/// A 4-bit legacy format (Q4_0, Q4_1): 16 bytes of nibbles at `qsOffset` (low nibble of byte `i`
-/// is weight `i`, high nibble weight `i + 16`, as in ggml's `block_q4_0`/`block_q4_1`), f16 `d` at
-/// byte 0 and, with an offset, f16 `m` at byte 2.
+/// A 4- or 5-bit legacy format (Q4_0, Q4_1, Q5_0, Q5_1): 16 bytes of nibbles at `qsOffset` (low
+/// nibble of byte `i` is weight `i`, high nibble weight `i + 16`, as in ggml's `block_q4_0`), for
+/// the 5-bit formats the fifth bits as a little-endian UInt32 at `qhOffset` (bit `i` for weight
+/// `i`), f16 `d` at byte 0 and, with an offset, f16 `m` at byte 2.
 ///
 /// Tile block: 4 vectors of 32 bytes where lane `r` (4 bytes) of vector `j` holds row `r`'s nibble
-/// bytes `4j..<4j+4` (weights `4j..<4j+4` low, `16+4j..<16+4j+4` high), then the 8 rows' f16 `d`,
-/// then their f16 `m` (Q4_1): as large as the 8 blocks of the file.
+/// bytes `4j..<4j+4` (weights `4j..<4j+4` low, `16+4j..<16+4j+4` high); for 5 bits then 8 UInt32,
+/// row `r`'s fifth bits reordered so that byte `j` holds those of vector `j` (bits 0-3 for its low
+/// nibbles, 4-7 for its high ones); then the 8 rows' f16 `d`, then their f16 `m`. As large as the
+/// 8 blocks of the file.
 protocol AVX2NibbleFormat: AVX2PackedFormat, AVX2DecodeTileFormat {
     static var qsOffset: Int { get }
+    /// Byte offset of the fifth bits in the file's block; nil for the 4-bit formats.
+    static var qhOffset: Int? { get }
 }
 
 extension AVX2NibbleFormat {
-    static var tileBlockBytes: Int { 128 + 16 + (hasOffset ? 16 : 0) }
+    /// Bytes of the reordered fifth bits in a tile block.
+    static var fifthBitBytes: Int { qhOffset == nil ? 0 : 32 }
+    static var dOffset: Int { 128 + fifthBitBytes }
+    static var mOffset: Int { dOffset + 16 }
+    static var tileBlockBytes: Int { mOffset + (hasOffset ? 16 : 0) }
 
     @inline(__always)
     static func packBlock(_ src: UnsafeRawPointer, row r: Int, into dst: UnsafeMutableRawPointer) {
@@ -33,35 +42,87 @@ extension AVX2NibbleFormat {
             dst.storeBytes(of: src.loadUnaligned(fromByteOffset: qsOffset + 4 * j, as: UInt32.self),
                            toByteOffset: 32 * j + 4 * r, as: UInt32.self)
         }
-        dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 0, as: UInt16.self), toByteOffset: 128 + 2 * r, as: UInt16.self)
-        if hasOffset {
-            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 2, as: UInt16.self), toByteOffset: 144 + 2 * r, as: UInt16.self)
+        if let qhOffset {
+            let qh = UInt32(littleEndian: src.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
+            var reordered: UInt32 = 0
+            for j in 0..<4 {
+                let low = (qh >> UInt32(4 * j)) & 0xf, high = (qh >> UInt32(16 + 4 * j)) & 0xf
+                reordered |= (low | high << 4) << UInt32(8 * j)
+            }
+            dst.storeBytes(of: reordered.littleEndian, toByteOffset: 128 + 4 * r, as: UInt32.self)
         }
+        dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 0, as: UInt16.self), toByteOffset: dOffset + 2 * r, as: UInt16.self)
+        if hasOffset {
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 2, as: UInt16.self), toByteOffset: mOffset + 2 * r, as: UInt16.self)
+        }
+    }
+
+    /// The unsigned weights of tile block `p`'s vector `j`: chunk `j` (weights `4j..<4j+4` of each
+    /// row) and chunk `4 + j` (weights `16+4j..<16+4j+4`).
+    @inline(__always)
+    static func chunks(_ p: UnsafeRawPointer, _ j: Int) -> (low: SIMD32<UInt8>, high: SIMD32<UInt8>) {
+        let v = p.loadUnaligned(fromByteOffset: 32 * j, as: SIMD32<UInt8>.self)
+        var low = AVX2.and(v, AVX2.bytes(0x0f)), high = AVX2.shiftRight(v, 4)
+        if qhOffset != nil {
+            // Byte j of each lane's reordered bits into all 4 bytes of the lane, then one bit per byte.
+            let bits = p.loadUnaligned(fromByteOffset: 128, as: SIMD32<UInt8>.self)
+            let b = UInt8(truncatingIfNeeded: j)
+            let spread = AVX2.shuffleBytes(bits, SIMD32(b, b, b, b, 4 + b, 4 + b, 4 + b, 4 + b, 8 + b, 8 + b, 8 + b, 8 + b,
+                                                        12 + b, 12 + b, 12 + b, 12 + b, b, b, b, b, 4 + b, 4 + b, 4 + b, 4 + b,
+                                                        8 + b, 8 + b, 8 + b, 8 + b, 12 + b, 12 + b, 12 + b, 12 + b))
+            let lowBit = unsafeBitCast(SIMD8<UInt32>(repeating: 0x0804_0201), to: SIMD32<UInt8>.self)
+            let highBit = unsafeBitCast(SIMD8<UInt32>(repeating: 0x8040_2010), to: SIMD32<UInt8>.self)
+            let sixteen = AVX2.bytes(0x10)
+            low = AVX2.or(low, AVX2.and(AVX2.equalMask(AVX2.and(spread, lowBit), lowBit), sixteen))
+            high = AVX2.or(high, AVX2.and(AVX2.equalMask(AVX2.and(spread, highBit), highBit), sixteen))
+        }
+        return (low, high)
     }
 
     @inline(__always)
     static func fold(_ acc: inout SIMD8<Float>, _ offsets: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ x: ActivationRow, _ b: Int) {
         let a = UnsafeRawPointer(x.bytes + 32 * b)
         @inline(__always) func chunk(_ j: Int) -> SIMD16<Int16> {
-            let v = p.loadUnaligned(fromByteOffset: 32 * j, as: SIMD32<UInt8>.self)
+            let w = chunks(p, j)
             let lo = unsafeBitCast(AVX2.broadcast4(a, 4 * j), to: SIMD32<Int8>.self)
             let hi = unsafeBitCast(AVX2.broadcast4(a, 16 + 4 * j), to: SIMD32<Int8>.self)
-            return AVX2.add16(AVX2.maddubs(AVX2.and(v, AVX2.bytes(0x0f)), lo), AVX2.maddubs(AVX2.shiftRight(v, 4), hi))
+            return AVX2.add16(AVX2.maddubs(w.low, lo), AVX2.maddubs(w.high, hi))
         }
-        // 8 products of at most 15·127 per Int16 lane and chunk pair: 4 pairs stay under 2^15.
-        var sum = AVX2.madd(AVX2.add16(AVX2.add16(chunk(0), chunk(1)), AVX2.add16(chunk(2), chunk(3))), SIMD16(repeating: 1))
+        let ones = SIMD16<Int16>(repeating: 1)
+        var sum: SIMD8<Int32>
+        if maxUnsigned < 16 {
+            // 8 products of at most 15·127 per Int16 lane and chunk pair: 4 pairs stay under 2^15.
+            sum = AVX2.madd(AVX2.add16(AVX2.add16(chunk(0), chunk(1)), AVX2.add16(chunk(2), chunk(3))), ones)
+        } else {
+            // 5 bits: 2 pairs (31·127·8 = 31,496) per Int16 sum, then widen.
+            sum = AVX2.madd(AVX2.add16(chunk(0), chunk(1)), ones) &+ AVX2.madd(AVX2.add16(chunk(2), chunk(3)), ones)
+        }
         if offset != 0 { sum &-= SIMD8(repeating: offset &* Int32(x.groupSums[b])) }
-        let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: 128, as: SIMD8<UInt16>.self))
+        let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: dOffset, as: SIMD8<UInt16>.self))
         acc = acc.addingProduct(AVX2.float(sum), d * x.scales[b])
         if hasOffset {
-            offsets = offsets.addingProduct(F16CHalves.floats(p.loadUnaligned(fromByteOffset: 144, as: SIMD8<UInt16>.self)),
+            offsets = offsets.addingProduct(F16CHalves.floats(p.loadUnaligned(fromByteOffset: mOffset, as: SIMD8<UInt16>.self)),
                                             SIMD8(repeating: x.sums[b]))
         }
     }
 }
 
-extension Q4_0AVX2: AVX2NibbleFormat { static var qsOffset: Int { Q4_0.qsOffset } }
-extension Q4_1AVX2: AVX2NibbleFormat { static var qsOffset: Int { Q4_1.qsOffset } }
+extension Q4_0AVX2: AVX2NibbleFormat {
+    static var qsOffset: Int { Q4_0.qsOffset }
+    static var qhOffset: Int? { nil }
+}
+extension Q4_1AVX2: AVX2NibbleFormat {
+    static var qsOffset: Int { Q4_1.qsOffset }
+    static var qhOffset: Int? { nil }
+}
+extension Q5_0AVX2: AVX2NibbleFormat {
+    static var qsOffset: Int { Q5_0.qsOffset }
+    static var qhOffset: Int? { Q5_0.qhOffset }
+}
+extension Q5_1AVX2: AVX2NibbleFormat {
+    static var qsOffset: Int { Q5_1.qsOffset }
+    static var qhOffset: Int? { Q5_1.qhOffset }
+}
 
 /// Q8_0 (ggml's `block_q8_0`). Tile block: 8 vectors of 32 bytes where lane `r` of vector `k` holds
 /// row `r`'s weights `4k..<4k+4`, then the 8 rows' f16 `d`: as large as the 8 blocks of the file.
@@ -170,26 +231,25 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
 
 extension AVX2DecodeTiles where F: AVX2NibbleFormat {
     /// Tile `tile` in the prefill layout of ``AVX2PackedTiles`` (unsigned bytes, chunk `k` = weights
-    /// `4k..<4k+4` of the 8 rows, then `d` and `m` as Float): low nibbles of vector `j` are chunk `j`,
-    /// high nibbles chunk `4 + j`.
+    /// `4k..<4k+4` of the 8 rows, then `d` and `m` as Float), from ``AVX2NibbleFormat/chunks(_:_:)``.
     @inline(__always)
     static func unpack(_ tile: UnsafeRawPointer, blocks: Int, into packed: UnsafeMutableRawPointer) {
         for b in 0..<blocks {
             let p = tile + b * F.tileBlockBytes, dst = packed + b * AVX2PackedTiles<F>.packedBlockBytes
             for j in 0..<4 {
-                let v = p.loadUnaligned(fromByteOffset: 32 * j, as: SIMD32<UInt8>.self)
-                dst.storeBytes(of: AVX2.and(v, AVX2.bytes(0x0f)), toByteOffset: 32 * j, as: SIMD32<UInt8>.self)
-                dst.storeBytes(of: AVX2.shiftRight(v, 4), toByteOffset: 32 * (4 + j), as: SIMD32<UInt8>.self)
+                let w = F.chunks(p, j)
+                dst.storeBytes(of: w.low, toByteOffset: 32 * j, as: SIMD32<UInt8>.self)
+                dst.storeBytes(of: w.high, toByteOffset: 32 * (4 + j), as: SIMD32<UInt8>.self)
             }
-            dst.storeBytes(of: F16CHalves.floats(p.loadUnaligned(fromByteOffset: 128, as: SIMD8<UInt16>.self)),
+            dst.storeBytes(of: F16CHalves.floats(p.loadUnaligned(fromByteOffset: F.dOffset, as: SIMD8<UInt16>.self)),
                            toByteOffset: 256, as: SIMD8<Float>.self)
-            let m = F.hasOffset ? F16CHalves.floats(p.loadUnaligned(fromByteOffset: 144, as: SIMD8<UInt16>.self)) : SIMD8<Float>()
+            let m = F.hasOffset ? F16CHalves.floats(p.loadUnaligned(fromByteOffset: F.mOffset, as: SIMD8<UInt16>.self)) : SIMD8<Float>()
             dst.storeBytes(of: m, toByteOffset: 288, as: SIMD8<Float>.self)
         }
     }
 }
 
-/// Prefill for Q4_0 and Q4_1 as ``AVX2PackedTiles``, packing each tile of 8 rows from the decode
+/// Prefill for Q4_0, Q4_1, Q5_0 and Q5_1 as ``AVX2PackedTiles``, packing each tile of 8 rows from the decode
 /// tiles when the matrix has them and the tile lines up with one (so prefill reads the same copy
 /// as decode, and the file's pages of the tensor can leave memory), else from the file's rows.
 enum AVX2PackedFromDecodeTiles<F: AVX2NibbleFormat>: AVX2PackedTileKernel {

@@ -8,8 +8,8 @@ import LMKernelsCore
 package enum AVX2Kernels {
     package static let q4_0 = nibbleEntry(Q4_0AVX2.self)
     package static let q4_1 = nibbleEntry(Q4_1AVX2.self)
-    package static let q5_0 = packedEntry(Q5_0AVX2.self)
-    package static let q5_1 = packedEntry(Q5_1AVX2.self)
+    package static let q5_0 = nibbleEntry(Q5_0AVX2.self)
+    package static let q5_1 = nibbleEntry(Q5_1AVX2.self)
     package static let q8_0 = tiledEntry(Q8_0AVX2.self)
     package static let q4_K = packedSuperBlockEntry(Q4_KAVX2.self)
     package static let q5_K = packedSuperBlockEntry(Q5_KAVX2.self)
@@ -22,22 +22,10 @@ package enum AVX2Kernels {
                   matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
     }
 
-    /// The table entry of a legacy format whose prefill runs on packed tiles (``AVX2PackedTiles``)
-    /// from 8 tokens up (fewer do not repay the repacking).
-    private static func packedEntry<F: AVX2PackedFormat>(_: F.Type) -> DotKernel {
-        DotKernel(activationFormat: F.activationFormat,
-                  matVec: { w, x, t, y, rows in RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows) },
-                  matMul: { w, x, y, rows in
-                      if x.nTokens >= 8 {
-                          AVX2PackedTileLoops<AVX2PackedTiles<F>>.matMul(w, x, into: y, rows: rows)
-                      } else {
-                          RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
-                      }
-                  })
-    }
-
-    /// The table entry of a 4-bit legacy format: prefill as ``packedEntry(_:)`` (its tiles packed from the decode tiles), and decode on the matrix's
-    /// ``AVX2DecodeTiles`` when it was prepared with them (``decodeTiles(for:)``).
+    /// The table entry of a 4- or 5-bit legacy format: prefill from 8 tokens up on packed tiles
+    /// (``AVX2PackedTiles``, packed from the decode tiles where the matrix has them; fewer tokens do
+    /// not repay the packing), decode on the matrix's ``AVX2DecodeTiles`` when it was prepared with
+    /// them (``decodeTiles(for:release:)``).
     private static func nibbleEntry<F: AVX2NibbleFormat>(_: F.Type) -> DotKernel {
         DotKernel(activationFormat: F.activationFormat,
                   matVec: { w, x, t, y, rows in
@@ -79,13 +67,15 @@ package enum AVX2Kernels {
                   })
     }
 
-    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q8_0), or nil for
+    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0), or nil for
     /// types whose decode reads the file's layout.
     /// `release` gets each stretch of source rows once packed (see `KernelSet.prepare`).
     package static func decodeTiles(for w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightTiles? {
         switch w.type {
         case .q4_0: AVX2DecodeTiles<Q4_0AVX2>.pack(w, release: release)
         case .q4_1: AVX2DecodeTiles<Q4_1AVX2>.pack(w, release: release)
+        case .q5_0: AVX2DecodeTiles<Q5_0AVX2>.pack(w, release: release)
+        case .q5_1: AVX2DecodeTiles<Q5_1AVX2>.pack(w, release: release)
         case .q8_0: AVX2DecodeTiles<Q8_0AVX2>.pack(w, release: release)
         default: nil
         }

@@ -47,7 +47,7 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// `w` with the layout this set's decode kernel reads, when it has its own for `w.type` (AVX2:
-    /// Q4_0, Q4_1 and Q8_0 repacked into tiles of 8 rows, as large as the weights themselves); `w`
+    /// Q4_0, Q4_1, Q5_0, Q5_1 and Q8_0 repacked into tiles of 8 rows, as large as the weights themselves); `w`
     /// unchanged otherwise. Done once at load.
     ///
     /// - Parameter release: called with each stretch of `w`'s bytes (`start`, byte count) once it has

@@ -47,7 +47,10 @@ struct LogitSource {
         }
         @inline(__always) func chunk8(_ i: Int) {
             let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD8<Float>.self)
-            guard any(v .>= SIMD8(repeating: threshold)) || hasRecent8(i) else { return }
+            // A lane-wise max and a scalar compare: `any(v .>= t)` built its mask lane by lane through
+            // the stack for the baseline target (a tenth of Gemma's decode went to argmax).
+            let h = pointwiseMax(v.lowHalf, v.highHalf)
+            guard Swift.max(Swift.max(h[0], h[1]), Swift.max(h[2], h[3])) >= threshold || hasRecent8(i) else { return }
             for j in i..<(i + 8) {
                 let x = value(j)
                 if x >= threshold { threshold = body(j, x) }
