@@ -98,7 +98,8 @@ package enum AVX2Kernels {
     /// The float-vector kernels compiled with AVX2, FMA and F16C.
     package static let vector = VectorKernels(
         gate: { activation, g, u, rows in activation.apply(g, u, rows) },
-        attend: { work, unit, thread in AttentionKernel<FusedMultiplyAdd, F16CHalves>.attend(work, unit: unit, thread: thread) })
+        attend: { work, unit, thread in AttentionKernel<FusedMultiplyAdd, F16CHalves>.attend(work, unit: unit, thread: thread) },
+        halves: { src, dst, count in HalfRows<F16CHalves>.convert(src, dst, count: count) })
 
     /// The AVX2 kernel for `type`, or nil where the portable kernel is used.
     package static func kernel(for type: GGMLType) -> DotKernel? {

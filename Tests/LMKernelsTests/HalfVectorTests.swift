@@ -36,3 +36,28 @@ extension HalfVectorTests {
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(4))")
     }
 }
+
+extension HalfVectorTests {
+    /// Every kernel set's row conversion to halves (F16C's `vcvtps2ph` on AVX2) against the scalar
+    /// ``floatToHalf(_:)-(Float)``: ties, overflow, subnormals, and the non-finite flag.
+    @Test("each kernel set's half rows equal the scalar conversion")
+    func halfRowsEqualScalar() {
+        var rng = SystemRandomNumberGenerator()
+        var values: [Float] = [0, -0, 1, -1, 65504, 65519.99, 65520, -65520, 1e-8, -3e-8, 5.96e-8, 2.98e-8, 6.1e-5,
+                               1 + 1.0 / 2048, 1 + 3.0 / 2048, .infinity, -.infinity, 0.1, 1e10]
+        values += (0..<2045).map { _ in Float(bitPattern: UInt32.random(in: 0x2000_0000...0x4800_0000, using: &rng)) * (Bool.random() ? 1 : -1) }
+        let expected = values.map(floatToHalf)
+        for set in KernelSet.supported {
+            for count in [values.count, 13, 7] {
+                let finitePrefix = values.prefix(count).allSatisfy { $0.isFinite && abs($0) < 65520 }
+                var out = [UInt16](repeating: 0xFFFF, count: values.count)
+                let flagged = values.withUnsafeBufferPointer { src in
+                    out.withUnsafeMutableBufferPointer { set.vectorKernels.halves(src.baseAddress!, $0.baseAddress!, count) }
+                }
+                #expect(Array(out.prefix(count)) == Array(expected.prefix(count)), "\(set), \(count) values")
+                #expect(out[count...].allSatisfy { $0 == 0xFFFF }, "\(set) wrote past \(count)")
+                #expect(flagged == !finitePrefix, "\(set), \(count) values: non-finite flag")
+            }
+        }
+    }
+}

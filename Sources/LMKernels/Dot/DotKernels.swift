@@ -65,7 +65,8 @@ enum DotKernels {
     /// The portable float-vector kernels (activations, attention), for the baseline target.
     static let portableVector = VectorKernels(
         gate: { activation, g, u, rows in activation.apply(g, u, rows) },
-        attend: { work, unit, thread in AttentionKernel<PortableMultiplyAdd, PortableHalves>.attend(work, unit: unit, thread: thread) })
+        attend: { work, unit, thread in AttentionKernel<PortableMultiplyAdd, PortableHalves>.attend(work, unit: unit, thread: thread) },
+        halves: { src, dst, count in HalfRows<PortableHalves>.convert(src, dst, count: count) })
 
     /// `set`'s float-vector kernels. - Precondition: `set.isSupported`.
     static func vector(in set: KernelSet) -> VectorKernels {

@@ -6,10 +6,15 @@ public struct VectorKernels: Sendable {
     public let gate: @Sendable (Gating, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Range<Int>) -> Void
     /// Attention work unit `unit` with thread `thread`'s scratch (``AttentionKernel/attend(_:unit:thread:)``).
     public let attend: @Sendable (AttentionWork, _ unit: Int, _ thread: Int) -> Void
+    /// `dst[i] = half(src[i])` for `i < count` (``HalfRows/convert(_:_:count:)``); returns whether
+    /// some half is an infinity or NaN.
+    public let halves: @Sendable (_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) -> Bool
 
     public init(gate: @escaping @Sendable (Gating, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Range<Int>) -> Void,
-                attend: @escaping @Sendable (AttentionWork, Int, Int) -> Void) {
+                attend: @escaping @Sendable (AttentionWork, Int, Int) -> Void,
+                halves: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<UInt16>, Int) -> Bool) {
         self.gate = gate
         self.attend = attend
+        self.halves = halves
     }
 }

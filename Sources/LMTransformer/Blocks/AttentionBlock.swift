@@ -34,7 +34,7 @@ struct AttentionBlock: Sendable {
                            cos: cos + t * half, sin: sin + t * half)
             }
         }
-        cache.store(layer: layer, position: firstPosition, nTokens: nTokens, k: s.k, v: s.v)
+        cache.store(layer: layer, position: firstPosition, nTokens: nTokens, k: s.k, v: s.v, halves: compute.vector)
         a(q: s.q, nTokens: nTokens, firstPosition: firstPosition, layer: layer, cache: cache, out: s.attnOut, scores: s.scores, compute)
         wo(s.attnOut, nTokens: nTokens, into: s.blockOut, compute)
     }

@@ -25,6 +25,8 @@ package final class KVCache {
     private let values: UnsafeMutablePointer<UInt16>
     /// Per layer: whether an infinity or NaN was ever stored (then attention converts exactly).
     private let nonFinite: UnsafeMutablePointer<Bool>
+    /// One token's keys as halves, before they are scattered into the transposed layout.
+    private let keyRow: UnsafeMutablePointer<UInt16>
 
     package init(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) {
         self.nLayer = nLayer
@@ -38,12 +40,14 @@ package final class KVCache {
         values = .allocate(capacity: max(count, 1))
         nonFinite = .allocate(capacity: max(nLayer, 1))
         nonFinite.initialize(repeating: false, count: max(nLayer, 1))
+        keyRow = .allocate(capacity: max(rowSize, 1))
     }
 
     deinit {
         keys.deallocate()
         values.deallocate()
         nonFinite.deallocate()
+        keyRow.deallocate()
     }
 
     /// Whether `layer` may hold an infinity or NaN (one was stored since the cache was created).
@@ -72,43 +76,20 @@ package final class KVCache {
 
     /// Stores `nTokens` rows of keys and values (`[nTokens, rowSize]` each) at `position...`,
     /// converted 8 at a time (``floatToHalf(_:)-(SIMD8<Float>)``).
-    package func store(layer: Int, position: Int, nTokens: Int, k: UnsafePointer<Float>, v: UnsafePointer<Float>) {
-        var exponents = SIMD8<UInt16>()
-        @inline(__always) func half8(_ p: UnsafePointer<Float>) -> SIMD8<UInt16> {
-            let h = floatToHalf(UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self))
-            exponents |= h & 0x7C00 &+ 0x0400   // bit 15 set only where the exponent was all ones
-            return h
-        }
+    package func store(layer: Int, position: Int, nTokens: Int, k: UnsafePointer<Float>, v: UnsafePointer<Float>,
+                       halves: VectorKernels = KernelSet.active.vectorKernels) {
+        var nonFiniteStored = false
         for t in 0..<nTokens {
             let p = position + t
-            let vd = values + (layer * contextSize + p) * rowSize
-            var i = 0
-            while i + 8 <= rowSize {
-                UnsafeMutableRawPointer(vd + i).storeBytes(of: half8(v + t * rowSize + i), as: SIMD8<UInt16>.self)
-                i += 8
-            }
-            while i < rowSize {
-                vd[i] = floatToHalf(v[t * rowSize + i])
-                exponents[0] |= vd[i] & 0x7C00 &+ 0x0400
-                i += 1
-            }
+            nonFiniteStored = halves.halves(v + t * rowSize, values + (layer * contextSize + p) * rowSize, rowSize) || nonFiniteStored
+            // Keys are stored transposed per block of positions: convert the row, then scatter it.
+            nonFiniteStored = halves.halves(k + t * rowSize, keyRow, rowSize) || nonFiniteStored
             for h in 0..<nKVHead {
                 let kd = keys + ((layer * blocksPerLayer + p / Self.block) * nKVHead + h) * headDim * Self.block + p % Self.block
-                let ks = k + t * rowSize + h * headDim
-                var d = 0
-                while d + 8 <= headDim {
-                    let k8 = half8(ks + d)
-                    for j in 0..<8 { kd[(d + j) * Self.block] = k8[j] }
-                    d += 8
-                }
-                while d < headDim {
-                    let hk = floatToHalf(ks[d])
-                    kd[d * Self.block] = hk
-                    exponents[0] |= hk & 0x7C00 &+ 0x0400
-                    d += 1
-                }
+                let ks = keyRow + h * headDim
+                for d in 0..<headDim { kd[d * Self.block] = ks[d] }
             }
         }
-        if (exponents & 0x8000) != SIMD8() { nonFinite[layer] = true }
+        if nonFiniteStored { nonFinite[layer] = true }
     }
 }
