@@ -31,6 +31,14 @@ let avx2Kernels: [SwiftSetting] = [
     .enableExperimentalFeature("BuiltinModule"),
     .unsafeFlags(targetFeatures(["avx2", "fma", "f16c", "bmi2"])),
 ]
+// The same sources (Sources/LMKernelsVNNI holds symbolic links to LMKernelsAVX2's files) built again
+// with AVX-512 VNNI on 256-bit registers (EVEX `vpdpbusd`, AVX-512 VL): `LM_VNNI` swaps the byte
+// multiply-add pairs for it. Chosen at run time only where CPUID and XGETBV report all of these.
+let vnniKernels: [SwiftSetting] = [
+    .enableExperimentalFeature("BuiltinModule"),
+    .define("LM_VNNI"),
+    .unsafeFlags(targetFeatures(["avx2", "fma", "f16c", "bmi2", "avx512f", "avx512vl", "avx512bw", "avx512vnni"])),
+]
 
 let package = Package(
     name: "LMSession",
@@ -44,7 +52,8 @@ let package = Package(
         .target(name: "LMCPUFeatures"),
         .target(name: "LMKernelsCore", dependencies: ["LMGGUF"]),
         .target(name: "LMKernelsAVX2", dependencies: ["LMKernelsCore", "LMGGUF"], swiftSettings: avx2Kernels),
-        .target(name: "LMKernels", dependencies: ["LMGGUF", "LMKernelsCore", "LMKernelsAVX2", "LMCPUFeatures"]),
+        .target(name: "LMKernelsVNNI", dependencies: ["LMKernelsCore", "LMGGUF"], swiftSettings: vnniKernels),
+        .target(name: "LMKernels", dependencies: ["LMGGUF", "LMKernelsCore", "LMKernelsAVX2", "LMKernelsVNNI", "LMCPUFeatures"]),
         .target(name: "LMTokenizer", dependencies: ["LMGGUF"]),
         .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer", "LMJinja"]),
         .target(name: "LMGrammar"),

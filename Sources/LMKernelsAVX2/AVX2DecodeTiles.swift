@@ -66,10 +66,12 @@ extension AVX2NibbleFormat {
         if qhOffset != nil {
             // Byte j of each lane's reordered bits into all 4 bytes of the lane, then one bit per byte.
             let bits = p.loadUnaligned(fromByteOffset: 128, as: SIMD32<UInt8>.self)
-            let b = UInt8(truncatingIfNeeded: j)
-            let spread = AVX2.shuffleBytes(bits, SIMD32(b, b, b, b, 4 + b, 4 + b, 4 + b, 4 + b, 8 + b, 8 + b, 8 + b, 8 + b,
-                                                        12 + b, 12 + b, 12 + b, 12 + b, b, b, b, b, 4 + b, 4 + b, 4 + b, 4 + b,
-                                                        8 + b, 8 + b, 8 + b, 8 + b, 12 + b, 12 + b, 12 + b, 12 + b))
+            // Lane starts plus j, as one vector add (a per-byte build of the index costs 30 inserts
+            // when j is not a constant).
+            let laneStarts = unsafeBitCast(SIMD8<UInt32>(0, 0x0404_0404, 0x0808_0808, 0x0c0c_0c0c, 0, 0x0404_0404, 0x0808_0808, 0x0c0c_0c0c),
+                                           to: SIMD32<UInt8>.self)
+            let spread = AVX2.shuffleBytes(bits, unsafeBitCast(unsafeBitCast(laneStarts, to: SIMD8<UInt32>.self)
+                                                                &+ SIMD8(repeating: UInt32(j) &* 0x0101_0101), to: SIMD32<UInt8>.self))
             let lowBit = unsafeBitCast(SIMD8<UInt32>(repeating: 0x0804_0201), to: SIMD32<UInt8>.self)
             let highBit = unsafeBitCast(SIMD8<UInt32>(repeating: 0x8040_2010), to: SIMD32<UInt8>.self)
             let sixteen = AVX2.bytes(0x10)
@@ -88,8 +90,19 @@ extension AVX2NibbleFormat {
             let hi = unsafeBitCast(AVX2.broadcast4(a, 16 + 4 * j), to: SIMD32<Int8>.self)
             return AVX2.add16(AVX2.maddubs(w.low, lo), AVX2.maddubs(w.high, hi))
         }
-        let ones = SIMD16<Int16>(repeating: 1)
         var sum: SIMD8<Int32>
+        #if LM_VNNI
+        // Low and high nibbles in two chains, so consecutive vpdpbusd do not all wait on one accumulator.
+        var low = SIMD8<Int32>(), high = SIMD8<Int32>()
+        @inline(__always) func add(_ j: Int) {
+            let w = chunks(p, j)
+            low = AVX2.dotAdd(low, w.low, unsafeBitCast(AVX2.broadcast4(a, 4 * j), to: SIMD32<Int8>.self))
+            high = AVX2.dotAdd(high, w.high, unsafeBitCast(AVX2.broadcast4(a, 16 + 4 * j), to: SIMD32<Int8>.self))
+        }
+        add(0); add(1); add(2); add(3)
+        sum = low &+ high
+        #else
+        let ones = SIMD16<Int16>(repeating: 1)
         if maxUnsigned < 16 {
             // 8 products of at most 15·127 per Int16 lane and chunk pair: 4 pairs stay under 2^15.
             sum = AVX2.madd(AVX2.add16(AVX2.add16(chunk(0), chunk(1)), AVX2.add16(chunk(2), chunk(3))), ones)
@@ -97,6 +110,7 @@ extension AVX2NibbleFormat {
             // 5 bits: 2 pairs (31·127·8 = 31,496) per Int16 sum, then widen.
             sum = AVX2.madd(AVX2.add16(chunk(0), chunk(1)), ones) &+ AVX2.madd(AVX2.add16(chunk(2), chunk(3)), ones)
         }
+        #endif
         if offset != 0 { sum &-= SIMD8(repeating: offset &* Int32(x.groupSums[b])) }
         let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: dOffset, as: SIMD8<UInt16>.self))
         acc = acc.addingProduct(AVX2.float(sum), d * x.scales[b])

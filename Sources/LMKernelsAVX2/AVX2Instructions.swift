@@ -146,11 +146,28 @@ enum AVX2 {
         return r
     }
 
-    /// `Σ a·b` over 32 unsigned × signed bytes as 8 Int32 lanes (`vpmaddubsw` then `vpmaddwd` by ones).
+    /// `Σ a·b` over 32 unsigned × signed bytes as 8 Int32 lanes (`vpmaddubsw` then `vpmaddwd` by
+    /// ones; `vpdpbusd` in the VNNI build).
     @inline(__always)
     static func dot32(_ a: SIMD32<UInt8>, _ b: SIMD32<Int8>) -> SIMD8<Int32> {
+        #if LM_VNNI
+        dotAdd(SIMD8(), a, b)
+        #else
         madd(maddubs(a, b), SIMD16(repeating: 1))
+        #endif
     }
+
+    #if LM_VNNI
+    /// `vpdpbusd` (AVX-512 VNNI with VL, EVEX on 256 bits): `acc[i] + Σ a·b` over the 4 unsigned ×
+    /// signed bytes of lane `i`, in Int32 with no Int16 step (so no saturation).
+    @inline(__always)
+    static func dotAdd(_ acc: SIMD8<Int32>, _ a: SIMD32<UInt8>, _ b: SIMD32<Int8>) -> SIMD8<Int32> {
+        var r = SIMD8<Int32>()
+        let a32 = unsafeBitCast(a, to: SIMD8<Int32>.self), b32 = unsafeBitCast(b, to: SIMD8<Int32>.self)
+        r._storage._value = Builtin.int_x86_avx512_vpdpbusd_256(acc._storage._value, a32._storage._value, b32._storage._value)
+        return r
+    }
+    #endif
 
     /// `Σ a·b` over 32 signed × signed bytes: `|a|·(b with a's sign)`, as ggml's AVX2 `mul_sum_i8_pairs`.
     @inline(__always)

@@ -93,8 +93,19 @@ enum AVX2PackedTiles<F: AVX2PackedFormat>: AVX2PackedTileKernel {
             let q = unsafeBitCast(SIMD8<UInt32>(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self)), to: SIMD32<Int8>.self)
             return AVX2.maddubs(w, q)
         }
-        let ones = SIMD16<Int16>(repeating: 1)
         var sum: SIMD8<Int32>
+        #if LM_VNNI
+        // Two chains, so consecutive vpdpbusd do not all wait on one accumulator.
+        var even = SIMD8<Int32>(), odd = SIMD8<Int32>()
+        for k in stride(from: 0, to: 8, by: 2) {
+            even = AVX2.dotAdd(even, chunks.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<UInt8>.self),
+                               unsafeBitCast(AVX2.broadcast4(a, 4 * k), to: SIMD32<Int8>.self))
+            odd = AVX2.dotAdd(odd, chunks.loadUnaligned(fromByteOffset: 32 * (k + 1), as: SIMD32<UInt8>.self),
+                              unsafeBitCast(AVX2.broadcast4(a, 4 * (k + 1)), to: SIMD32<Int8>.self))
+        }
+        sum = even &+ odd
+        #else
+        let ones = SIMD16<Int16>(repeating: 1)
         if F.maxUnsigned < 16 {
             // 16 products of at most 15·127 per Int16 lane: 30,480 < 2^15.
             let s = AVX2.add16(AVX2.add16(AVX2.add16(pair(0), pair(1)), AVX2.add16(pair(2), pair(3))),
@@ -106,6 +117,7 @@ enum AVX2PackedTiles<F: AVX2PackedFormat>: AVX2PackedTileKernel {
             let s1 = AVX2.add16(AVX2.add16(pair(4), pair(5)), AVX2.add16(pair(6), pair(7)))
             sum = AVX2.madd(s0, ones) &+ AVX2.madd(s1, ones)
         }
+        #endif
         if F.offset != 0 { sum &-= SIMD8(repeating: F.offset &* Int32(x.groupSums[b])) }
         return sum
     }

@@ -128,15 +128,18 @@ let kernelCases: [KernelCase] = typeCases + KernelSet.supported.filter { $0 != .
     }
 
     /// The fast kernels must be what a plain build runs: on a CPU that reports AVX2 (and FMA,
-    /// F16C, BMI2) in /proc/cpuinfo, the active set is AVX2 unless the environment asks for another.
+    /// F16C, BMI2) in /proc/cpuinfo, the active set is AVX2, or AVX-512 VNNI where it also reports
+    /// AVX-512 F, VL, BW and VNNI, unless the environment asks for another.
     @Test func theActiveSetIsTheFastestTheCPUReports() throws {
         #if os(Linux) && arch(x86_64)
         let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
         let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
         let hasAVX2 = ["avx2", "fma", "f16c", "bmi2"].allSatisfy(flags.contains)
+        let hasVNNI = hasAVX2 && ["avx512f", "avx512vl", "avx512bw", "avx512_vnni"].allSatisfy(flags.contains)
         #expect(KernelSet.avx2.isSupported == hasAVX2)
+        #expect(KernelSet.avx512vnni.isSupported == hasVNNI)
         if ProcessInfo.processInfo.environment["LMSESSION_KERNELS"] == nil {
-            #expect(KernelSet.active == (hasAVX2 ? .avx2 : .portable))
+            #expect(KernelSet.active == (hasVNNI ? .avx512vnni : hasAVX2 ? .avx2 : .portable))
         }
         #endif
         #expect(KernelSet.portable.isSupported)

@@ -104,11 +104,13 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
         let scratch = QuantizedActivations(maxTokens: 1, maxCols: s.cols)
         var y = [Float](repeating: 0, count: s.rows)
         for set in KernelSet.supported {
-            var line = "matVec \(s.type) \(s.rows)x\(s.cols) \(set):"
+            // The layout the model loads for this set (decode tiles where the set has them).
+            let w = set.prepare(m.matrix)
+            var line = "matVec \(s.type) \(s.rows)x\(s.cols) \(set)\(w.tiles == nil ? "" : " tiles"):"
             for threads in [1, 2] {
                 let pool = ThreadPool(threads: threads)
                 y.withUnsafeMutableBufferPointer { out in
-                    let run = { MatMul.multiply(m.matrix, x: x, nTokens: 1, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
+                    let run = { MatMul.multiply(w, x: x, nTokens: 1, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
                     let wall = best(run)
                     line += "  \(threads)T \(format(Double(m.byteCount) / wall / 1e9, 2)) GB/s (\(format(wall * 1e6)) us)"
                     if threads == 1 { line += " [cpu \(format(Double(m.byteCount) / best(cpu: true, run) / 1e9, 2)) GB/s]" }
@@ -130,11 +132,12 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
         let scratch = QuantizedActivations(maxTokens: n, maxCols: s.cols)
         var y = [Float](repeating: 0, count: n * s.rows)
         for set in KernelSet.supported {
-            var line = "matMul \(s.type) \(s.rows)x\(s.cols) x \(n) tokens \(set):"
+            let w = set.prepare(m.matrix)
+            var line = "matMul \(s.type) \(s.rows)x\(s.cols) x \(n) tokens \(set)\(w.tiles == nil ? "" : " tiles"):"
             for threads in [1, 2] {
                 let pool = ThreadPool(threads: threads)
                 y.withUnsafeMutableBufferPointer { out in
-                    let run = { MatMul.multiply(m.matrix, x: x, nTokens: n, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
+                    let run = { MatMul.multiply(w, x: x, nTokens: n, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
                     let wall = best(repeats: 3, run)
                     line += "  \(threads)T \(format(Double(n) / wall, 0)) tok/s (\(format(Double(n * s.rows * s.cols) / wall / 1e9)) GMAC/s)"
                     if threads == 1 { line += " [cpu \(format(Double(n) / best(repeats: 3, cpu: true, run), 0)) tok/s]" }

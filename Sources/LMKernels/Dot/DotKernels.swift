@@ -2,6 +2,7 @@ import LMGGUF
 import LMKernelsCore
 #if arch(x86_64)
 import LMKernelsAVX2
+import LMKernelsVNNI
 #endif
 
 /// The per-type kernel tables (ggml's `type_traits_cpu` for the types LMSession reads): the
@@ -55,7 +56,13 @@ enum DotKernels {
             return portable(type)
         case .avx2:
             #if arch(x86_64)
-            return AVX2Kernels.kernel(for: type) ?? portable(type)
+            return LMKernelsAVX2.AVX2Kernels.kernel(for: type) ?? portable(type)
+            #else
+            return portable(type)
+            #endif
+        case .avx512vnni:
+            #if arch(x86_64)
+            return LMKernelsVNNI.AVX2Kernels.kernel(for: type) ?? portable(type)
             #else
             return portable(type)
             #endif
@@ -75,7 +82,13 @@ enum DotKernels {
             return portableVector
         case .avx2:
             #if arch(x86_64)
-            return AVX2Kernels.vector
+            return LMKernelsAVX2.AVX2Kernels.vector
+            #else
+            return portableVector
+            #endif
+        case .avx512vnni:
+            #if arch(x86_64)
+            return LMKernelsVNNI.AVX2Kernels.vector
             #else
             return portableVector
             #endif
@@ -89,7 +102,13 @@ enum DotKernels {
             return []
         case .avx2:
             #if arch(x86_64)
-            return GGMLType.allCases.filter { AVX2Kernels.kernel(for: $0) != nil }
+            return GGMLType.allCases.filter { LMKernelsAVX2.AVX2Kernels.kernel(for: $0) != nil }
+            #else
+            return []
+            #endif
+        case .avx512vnni:
+            #if arch(x86_64)
+            return GGMLType.allCases.filter { LMKernelsVNNI.AVX2Kernels.kernel(for: $0) != nil }
             #else
             return []
             #endif

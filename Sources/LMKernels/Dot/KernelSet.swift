@@ -4,6 +4,7 @@ import LMGGUF
 import LMKernelsCore
 #if arch(x86_64)
 import LMKernelsAVX2
+import LMKernelsVNNI
 #endif
 
 /// A set of matrix kernels for one instruction set. The package is built for the baseline target
@@ -17,9 +18,12 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
     /// every quantized type (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K); the portable
     /// kernels, compiled for the baseline, for the float types.
     case avx2
+    /// The AVX2 kernels compiled again with AVX-512 VNNI on 256-bit registers (`vpdpbusd`, AVX-512
+    /// VL and BW): one instruction for each byte multiply-add pair of the legacy formats' dot products.
+    case avx512vnni
 
     /// The set this process uses: the best one the CPU supports, unless `$LMSESSION_KERNELS`
-    /// names another supported set (`portable`, `avx2`) to compare against. Read once.
+    /// names another supported set (`portable`, `avx2`, `avx512vnni`) to compare against. Read once.
     public static let active: KernelSet = {
         if let name = ProcessInfo.processInfo.environment["LMSESSION_KERNELS"],
            let requested = KernelSet(rawValue: name.lowercased()), requested.isSupported {
@@ -43,11 +47,19 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
             #else
             return false
             #endif
+        case .avx512vnni:
+            #if arch(x86_64)
+            let needed = UInt32(LM_CPU_AVX2 | LM_CPU_FMA | LM_CPU_F16C | LM_CPU_BMI2 | LM_CPU_AVX512F | LM_CPU_AVX512VL
+                                | LM_CPU_AVX512BW | LM_CPU_AVX512VNNI)
+            return CPUFeatures.bits & needed == needed
+            #else
+            return false
+            #endif
         }
     }
 
-    /// `w` with the layout this set's decode kernel reads, when it has its own for `w.type` (AVX2:
-    /// Q4_0, Q4_1, Q5_0, Q5_1 and Q8_0 repacked into tiles of 8 rows, as large as the weights themselves); `w`
+    /// `w` with the layout this set's decode kernel reads, when it has its own for `w.type` (AVX2 and
+    /// AVX-512 VNNI: Q4_0, Q4_1, Q5_0, Q5_1 and Q8_0 repacked into tiles of 8 rows, as large as the weights themselves); `w`
     /// unchanged otherwise. Done once at load.
     ///
     /// - Parameter release: called with each stretch of `w`'s bytes (`start`, byte count) once it has
@@ -61,7 +73,15 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
         case .avx2:
             #if arch(x86_64)
             var prepared = w
-            prepared.tiles = AVX2Kernels.decodeTiles(for: w, release: release)
+            prepared.tiles = LMKernelsAVX2.AVX2Kernels.decodeTiles(for: w, release: release)
+            return prepared
+            #else
+            return w
+            #endif
+        case .avx512vnni:
+            #if arch(x86_64)
+            var prepared = w
+            prepared.tiles = LMKernelsVNNI.AVX2Kernels.decodeTiles(for: w, release: release)
             return prepared
             #else
             return w

@@ -1,0 +1,1 @@
+../LMKernelsAVX2/F16CHalves.swift

@@ -1,0 +1,1 @@
+../LMKernelsAVX2/Q4_KAVX2.swift

@@ -1,0 +1,1 @@
+../LMKernelsAVX2/Q5_KAVX2.swift

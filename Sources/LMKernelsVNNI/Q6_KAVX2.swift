@@ -1,0 +1,1 @@
+../LMKernelsAVX2/Q6_KAVX2.swift
