@@ -7,8 +7,10 @@ extension ByteNFA {
     ///
     /// States are pairs of states that have byte edges (or accept), so epsilon moves never pair
     /// up; only pairs reachable from the start are built.
+    /// - Precondition: neither automaton has procedures (string content never does).
     /// - Throws: `GrammarError.tooLarge` beyond `maxStates` states.
     func intersection(_ other: ByteNFA, maxStates: Int) throws(GrammarError) -> ByteNFA {
+        precondition(procedures.isEmpty && other.procedures.isEmpty, "intersection of automata with calls")
         let left = KernelClosure(self), right = KernelClosure(other)
         var out = ByteNFA()
         let start = out.newState()
@@ -47,7 +49,9 @@ extension ByteNFA {
 
     /// Copies `fragment` into this automaton, entered from `s` by an epsilon move; returns the
     /// copy of its accept state.
+    /// - Precondition: `fragment` has no procedures.
     mutating func embed(_ fragment: ByteNFA, from s: Int32) -> Int32 {
+        precondition(fragment.procedures.isEmpty, "embedding an automaton with calls")
         let offset = Int32(count)
         for i in 0..<fragment.count {
             let t = newState()

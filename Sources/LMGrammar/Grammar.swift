@@ -3,7 +3,7 @@
 /// Objects are written with their fields in the listed order (optional fields may be left out
 /// by the model), then any additional members; arrays honour count bounds; strings may be
 /// constrained by regular expressions and lengths; numbers by bounds enforced digit by digit.
-public indirect enum GrammarNode: Sendable, Equatable {
+public indirect enum GrammarNode: Sendable, Hashable {
     /// An object: fields in order, then additional members.
     case object(ObjectGrammar)
     /// An array: items by position, then repeated items.
@@ -56,7 +56,7 @@ public indirect enum GrammarNode: Sendable, Equatable {
 }
 
 /// One field of an object grammar.
-public struct GrammarField: Sendable, Equatable {
+public struct GrammarField: Sendable, Hashable {
     public var name: String
     public var value: GrammarNode
     public var isOptional: Bool
@@ -70,7 +70,7 @@ public struct GrammarField: Sendable, Equatable {
 
 /// An object: `fields` in order (optional ones may be skipped), then `additional` members, with
 /// between `minCount` and `maxCount` members in all.
-public struct ObjectGrammar: Sendable, Equatable {
+public struct ObjectGrammar: Sendable, Hashable {
     public var fields: [GrammarField]
     /// Members after the fields, any number of them; nil: none (the object is closed).
     public var additional: AdditionalMembers?
@@ -90,7 +90,7 @@ public struct ObjectGrammar: Sendable, Equatable {
 /// Members whose keys are not among the object's fields: keys follow `key` (the fields' names are
 /// always excluded) and values follow `value`. Two additional members may share a key: a token
 /// mask cannot remember every key written.
-public struct AdditionalMembers: Sendable, Equatable {
+public struct AdditionalMembers: Sendable, Hashable {
     public var key: StringGrammar
     public var value: GrammarNode
 
@@ -102,7 +102,7 @@ public struct AdditionalMembers: Sendable, Equatable {
 
 /// An array: `prefix[i]` at position `i`, then `item` at every later position (nil: no later
 /// positions), between `minCount` and `maxCount` elements.
-public struct ArrayGrammar: Sendable, Equatable {
+public struct ArrayGrammar: Sendable, Hashable {
     public var prefix: [GrammarNode]
     public var item: GrammarNode?
     public var minCount: Int
@@ -121,7 +121,7 @@ public struct ArrayGrammar: Sendable, Equatable {
 }
 
 /// A string's content constraints; all must hold.
-public struct StringGrammar: Sendable, Equatable {
+public struct StringGrammar: Sendable, Hashable {
     /// Regular expressions the content must match, with JSON Schema's `pattern` semantics (a match
     /// anywhere unless anchored by `^`/`$`); each entry is a list of alternatives of which at least
     /// one must match.
@@ -156,7 +156,7 @@ public struct StringGrammar: Sendable, Equatable {
 }
 
 /// An integer in `minimum...maximum`, optionally a multiple of `multipleOf`.
-public struct IntegerGrammar: Sendable, Equatable {
+public struct IntegerGrammar: Sendable, Hashable {
     /// nil: -999,999,999,999,999 (15 digits).
     public var minimum: Int?
     /// nil: 999,999,999,999,999.
@@ -172,7 +172,7 @@ public struct IntegerGrammar: Sendable, Equatable {
 }
 
 /// A number between its bounds; `nonInteger` numbers have a non-zero fraction digit (and no exponent).
-public struct NumberGrammar: Sendable, Equatable {
+public struct NumberGrammar: Sendable, Hashable {
     public var minimum: Double?
     public var maximum: Double?
     public var exclusiveMinimum: Bool
@@ -207,7 +207,9 @@ public struct GrammarOptions: Sendable, Equatable {
     public var maxSpaces: Int
     /// How deeply `anyValue` may nest objects and arrays.
     public var maxAnyValueDepth: Int
-    /// How many times a recursive reference may be expanded inside itself.
+    /// How many times a definition may be entered inside itself; definitions with equal bodies
+    /// count as one. A recursive reference at this depth matches nothing, so optional parts and
+    /// empty arrays close the value there.
     public var maxRecursionDepth: Int
     /// The largest automaton the compiler builds before giving up with `GrammarError.tooLarge`.
     public var maxStates: Int

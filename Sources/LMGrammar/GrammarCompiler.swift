@@ -1,12 +1,20 @@
 /// Builds the byte automaton of a grammar: each construct is added from an entry state and
 /// returns its exit state. Entry states are never targets of a construct's own loops, so
 /// constructs compose by sharing states.
+///
+/// A reference is a call: each definition is compiled once, as a procedure, however many places
+/// use it and however deep it recurses (the recursion bound is kept at run time, by
+/// `CallContexts`). Definitions with equal bodies share one procedure.
 struct GrammarCompiler {
     var nfa = ByteNFA()
     let grammar: Grammar
     let options: GrammarOptions
-    /// How many times each definition is being expanded on the current path.
-    var expanding: [String: Int] = [:]
+    /// The procedure of each definition named so far.
+    private var procedureOfName: [String: Int32] = [:]
+    /// The procedure of each definition body compiled (or queued) so far.
+    private var procedureOfBody: [GrammarNode: Int32] = [:]
+    /// Procedures whose bodies are still to compile.
+    private var pending: [(procedure: Int32, body: GrammarNode)] = []
 
     init(grammar: Grammar, options: GrammarOptions) {
         self.grammar = grammar
@@ -19,7 +27,29 @@ struct GrammarCompiler {
         let end = try compiler.value(grammar.root, from: start)
         compiler.nfa.start = start
         compiler.nfa.accept = end
+        // Bodies queue the definitions they use; each is compiled once.
+        while let (procedure, body) = compiler.pending.popLast() {
+            let entry = compiler.nfa.procedures[Int(procedure)].start
+            compiler.nfa.procedures[Int(procedure)].end = try compiler.value(body, from: entry)
+        }
         return compiler.nfa
+    }
+
+    /// The procedure of definition `name`, queued for compiling on first use.
+    private mutating func procedure(_ name: String) throws(GrammarError) -> Int32 {
+        if let known = procedureOfName[name] { return known }
+        guard let body = grammar.definitions[name] else { throw .undefinedReference(name) }
+        let id: Int32
+        if let same = procedureOfBody[body] {
+            id = same
+        } else {
+            id = Int32(nfa.procedures.count)
+            nfa.procedures.append(ByteNFA.Procedure(start: nfa.newState(), end: -1))
+            procedureOfBody[body] = id
+            pending.append((id, body))
+        }
+        procedureOfName[name] = id
+        return id
     }
 
     func checkSize() throws(GrammarError) {
@@ -47,14 +77,9 @@ struct GrammarCompiler {
             for choice in choices { nfa.epsilon(try value(choice, from: s), end) }
             return end
         case let .reference(name):
-            guard let definition = grammar.definitions[name] else { throw .undefinedReference(name) }
-            let depth = expanding[name, default: 0]
-            // Past the recursion limit the reference matches nothing; pruning removes the paths
-            // that needed it, so optional parts and empty arrays still close the value.
-            guard depth <= options.maxRecursionDepth else { return nfa.newState() }
-            expanding[name] = depth + 1
-            defer { expanding[name] = depth }
-            return try value(definition, from: s)
+            let end = nfa.newState()
+            nfa.call(s, try procedure(name), returnTo: end)
+            return end
         case .anyValue:
             return try anyValue(depth: options.maxAnyValueDepth, from: s)
         }
@@ -63,9 +88,7 @@ struct GrammarCompiler {
     /// A scratch compiler sharing this one's grammar and options, for fragments that are
     /// intersected before they join the automaton.
     func scratch() -> GrammarCompiler {
-        var c = GrammarCompiler(grammar: grammar, options: options)
-        c.expanding = expanding
-        return c
+        GrammarCompiler(grammar: grammar, options: options)
     }
 
     /// Exactly one of `texts` (each a JSON text written as given).

@@ -2,14 +2,19 @@
 /// `GrammarMatcher`.
 public struct CompiledGrammar: Sendable {
     let nfa: ByteNFA
+    let liveness: NFALiveness
     let maxCachedStates: Int
+    let maxRecursionDepth: Int
 
     /// - Throws: `GrammarError` for an unsupported pattern, an undefined reference, an empty
     ///   language (e.g. `minCount > maxCount`) or an automaton above `options.maxStates`.
     public init(_ grammar: Grammar, options: GrammarOptions = GrammarOptions()) throws(GrammarError) {
         nfa = try GrammarCompiler.compile(grammar, options: options)
+        liveness = NFALiveness(nfa)
         maxCachedStates = max(options.maxCachedStates, 64)
-        if !nfa.coReachable()[Int(nfa.start)] { throw .emptyLanguage("no complete value is reachable") }
+        maxRecursionDepth = options.maxRecursionDepth
+        let contexts = CallContexts(nfa: nfa, liveness: liveness, maxRecursionDepth: maxRecursionDepth)
+        if !contexts.isLive(nfa.start, in: CallContexts.root) { throw .emptyLanguage("no complete value is reachable") }
     }
 
     /// Number of automaton states (a size measure).
@@ -33,7 +38,7 @@ public final class GrammarMatcher {
     ///   - grammar: the compiled grammar.
     ///   - index: the prepared vocabulary; its token ids are the ids masks and `accept` use.
     public init(grammar: CompiledGrammar, index: TokenIndex) {
-        dfa = LazyDFA(nfa: grammar.nfa)
+        dfa = LazyDFA(nfa: grammar.nfa, liveness: grammar.liveness, maxRecursionDepth: grammar.maxRecursionDepth)
         maxCachedStates = grammar.maxCachedStates
         self.index = index
         state = dfa.start
@@ -57,9 +62,19 @@ public final class GrammarMatcher {
         ended = false
     }
 
-    /// The automaton states the matcher stands in (sorted NFA state ids): equal for two matchers of
-    /// the same grammar exactly when the same continuations are allowed. For tests.
-    package var stateSignature: [Int32] { !ended && state >= 0 ? dfa.sets[Int(state)] : [] }
+    /// The runs the matcher stands in, each an NFA state id, its number of open calls and their
+    /// (procedure, return state) pairs innermost first, sorted: equal for two matchers of the same
+    /// grammar exactly when the same continuations are allowed (frame ids differ between matchers,
+    /// so the stacks are spelt out). For tests.
+    package var stateSignature: [Int32] {
+        guard !ended, state >= 0 else { return [] }
+        var runs: [[Int32]] = []
+        for r in dfa.sets[Int(state)] {
+            let calls = dfa.contexts.stack(LazyDFA.frame(r))
+            runs.append([LazyDFA.state(r), Int32(calls.count)] + calls.flatMap { [$0.procedure, $0.returnTo] })
+        }
+        return runs.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 }
+    }
 
     /// Number of determinized states cached now.
     public var cachedStateCount: Int { dfa.stateCount }

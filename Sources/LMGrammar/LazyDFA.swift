@@ -1,20 +1,19 @@
 /// The grammar's automaton determinized on demand (subset construction, one byte at a time),
 /// with each state's transitions and token mask cached once computed.
 ///
-/// A DFA state is the set of live NFA states it stands for, keeping only states with byte
-/// edges or the accept state. Live means "can still reach accept", so every non-dead DFA state
-/// can still complete the value.
+/// A DFA state is the set of runs it stands for, each an NFA state and the call stack it is in
+/// (`CallContexts`), keeping only runs at states with byte edges or at the accept state, and only
+/// runs that can still complete: every non-dead DFA state can still complete the value. Runs are
+/// packed as `frame << 32 | state` and kept sorted.
 final class LazyDFA {
     static let unknown: Int32 = -2
     static let dead: Int32 = -1
 
     let nfa: ByteNFA
-    let live: [Bool]
-    /// NFA states worth keeping in a set: live, and with byte edges or accepting.
-    let kernel: [Bool]
+    let contexts: CallContexts
 
-    private(set) var sets: [[Int32]] = []
-    private var index: [[Int32]: Int32] = [:]
+    private(set) var sets: [[Int64]] = []
+    private var index: [[Int64]: Int32] = [:]
     private(set) var accepting: [Bool] = []
     private(set) var inFreeString: [Bool] = []
     /// Transitions, `[stateCount, 256]`, grown by doubling.
@@ -25,23 +24,28 @@ final class LazyDFA {
     /// when no such completion exists (see `GrammarMatcher+Budget`).
     var completionLengths: [Int32] = []
 
+    /// Runs already met in the current closure: the root frame's by a generation mark per
+    /// state (grammars without calls have no other), the others in a set.
     private var mark: [UInt32]
     private var generation: UInt32 = 0
-    private var stack: [Int32] = []
+    private var seenInCalls: Set<Int64> = []
+    private var stack: [Int64] = []
 
     private(set) var start: Int32 = LazyDFA.dead
 
-    init(nfa: ByteNFA) {
+    init(nfa: ByteNFA, liveness: NFALiveness, maxRecursionDepth: Int) {
         self.nfa = nfa
-        let live = nfa.coReachable()
-        self.live = live
-        kernel = (0..<nfa.count).map { s in live[s] && (!nfa.edges[s].isEmpty || s == Int(nfa.accept)) }
+        contexts = CallContexts(nfa: nfa, liveness: liveness, maxRecursionDepth: maxRecursionDepth)
         capacity = 1024  // 1 MiB of rows; pages are touched only as states appear
         table = .allocate(capacity: capacity * 256)
         mark = [UInt32](repeating: 0, count: nfa.count)
-        let first = closure(of: [nfa.start])
+        let first = closure(of: [Int64(nfa.start)])
         start = first.isEmpty ? Self.dead : intern(first)
     }
+
+    @inline(__always) static func state(_ run: Int64) -> Int32 { Int32(truncatingIfNeeded: run) }
+    @inline(__always) static func frame(_ run: Int64) -> Int32 { Int32(truncatingIfNeeded: run >> 32) }
+    @inline(__always) static func run(_ state: Int32, _ frame: Int32) -> Int64 { Int64(frame) << 32 | Int64(state) }
 
     deinit { table.deallocate() }
 
@@ -59,15 +63,16 @@ final class LazyDFA {
     private func compute(_ s: Int32, _ b: UInt8) -> Int32 {
         let set = sets[Int(s)]
         var cuts: [Int] = [0, 256]
-        for n in set { for e in nfa.edges[Int(n)] { cuts.append(Int(e.lo)); cuts.append(Int(e.hi) + 1) } }
+        for r in set { for e in nfa.edges[Int(Self.state(r))] { cuts.append(Int(e.lo)); cuts.append(Int(e.hi) + 1) } }
         cuts.sort()
-        var targets: [Int32] = []
+        var targets: [Int64] = []
         var lo = 0
         for cut in cuts where cut > lo {
             targets.removeAll(keepingCapacity: true)
-            for n in set {
-                for e in nfa.edges[Int(n)] where Int(e.lo) <= lo && lo <= Int(e.hi) && live[Int(e.target)] {
-                    targets.append(e.target)
+            for r in set {
+                let frame = Self.frame(r)
+                for e in nfa.edges[Int(Self.state(r))] where Int(e.lo) <= lo && lo <= Int(e.hi) {
+                    targets.append(Self.run(e.target, frame))
                 }
             }
             let t: Int32
@@ -83,28 +88,46 @@ final class LazyDFA {
         return table[Int(s) * 256 + Int(b)]
     }
 
-    /// The kernel states reachable from `seeds` by epsilon moves, sorted.
-    private func closure(of seeds: [Int32]) -> [Int32] {
+    /// The kernel runs reachable from `seeds` by epsilon moves, calls and returns, keeping only
+    /// runs that can complete; sorted.
+    private func closure(of seeds: [Int64]) -> [Int64] {
         generation &+= 1
         if generation == 0 {
             for i in mark.indices { mark[i] = 0 }
             generation = 1
         }
-        var out: [Int32] = []
+        seenInCalls.removeAll(keepingCapacity: true)
+        var out: [Int64] = []
         stack.removeAll(keepingCapacity: true)
-        for s in seeds where live[Int(s)] && mark[Int(s)] != generation {
-            mark[Int(s)] = generation
-            stack.append(s)
-        }
-        while let s = stack.popLast() {
-            if kernel[Int(s)] { out.append(s) }
-            for t in nfa.epsilon[Int(s)] where live[Int(t)] && mark[Int(t)] != generation {
-                mark[Int(t)] = generation
-                stack.append(t)
+        for r in seeds where contexts.isLive(Self.state(r), in: Self.frame(r)) { enqueue(r) }
+        while let r = stack.popLast() {
+            let s = Self.state(r), f = Self.frame(r)
+            if !nfa.edges[Int(s)].isEmpty || (s == nfa.accept && f == CallContexts.root) { out.append(r) }
+            for t in nfa.epsilon[Int(s)] where contexts.isLive(t, in: f) { enqueue(Self.run(t, f)) }
+            for c in nfa.calls[Int(s)] where contexts.isLive(c.returnTo, in: f) && contexts.mayCall(c.procedure, from: f) {
+                let inner = contexts.push(c.procedure, returnTo: c.returnTo, on: f)
+                enqueue(Self.run(nfa.procedures[Int(c.procedure)].start, inner))
+            }
+            if f != CallContexts.root {
+                let frame = contexts.frames[Int(f)]
+                // At its procedure's end a call returns (the return state was live when it was entered).
+                if s == nfa.procedures[Int(frame.procedure)].end { enqueue(Self.run(frame.returnTo, frame.parent)) }
             }
         }
         out.sort()
         return out
+    }
+
+    @inline(__always)
+    private func enqueue(_ r: Int64) {
+        let s = Int(Self.state(r))
+        if Self.frame(r) == CallContexts.root {
+            guard mark[s] != generation else { return }
+            mark[s] = generation
+        } else {
+            guard seenInCalls.insert(r).inserted else { return }
+        }
+        stack.append(r)
     }
 
     /// Forgets every state but `s` (and the start), keeping the table's memory; returns the new
@@ -122,13 +145,13 @@ final class LazyDFA {
         return intern(keep)
     }
 
-    private func intern(_ set: [Int32]) -> Int32 {
+    private func intern(_ set: [Int64]) -> Int32 {
         if let id = index[set] { return id }
         let id = Int32(sets.count)
         sets.append(set)
         index[set] = id
-        accepting.append(set.contains(nfa.accept))
-        inFreeString.append(set.contains { nfa.isFreeStringHome[Int($0)] })
+        accepting.append(set.contains(Self.run(nfa.accept, CallContexts.root)))
+        inFreeString.append(set.contains { nfa.isFreeStringHome[Int(Self.state($0))] })
         masks.append(nil)
         completionLengths.append(Self.unknown)
         if sets.count > capacity {

@@ -10,9 +10,9 @@ import TestSupport
 @Suite("Real-world JSON Schemas")
 struct SchemaCorpusTests {
     static let budget = 200
-    static let acceptedFloor = 368
+    static let acceptedFloor = 393
 
-    @Test("at least 368 of the 400 schemas are accepted, and every value generated for them validates")
+    @Test("at least 393 of the 400 schemas are accepted, and every value generated for them validates")
     func corpus() throws {
         let only = ProcessInfo.processInfo.environment["LMSESSION_SCHEMA_CORPUS_ONLY"]
         let trace = ProcessInfo.processInfo.environment["LMSESSION_SCHEMA_CORPUS_TRACE"] != nil
@@ -62,8 +62,9 @@ struct SchemaCorpusTests {
         #expect(failed.isEmpty, "\(failed.joined(separator: "\n"))")
         #expect(summary.checked == lines.count)
         #expect(summary.invalid.isEmpty, "\(summary.invalid.joined(separator: "\n"))")
-        // A floor at the count reached when this suite was written (368/400 = 92%, see docs/guided.md),
-        // so a regression fails; issue 16 asks for 95%, which is not reached yet.
+        // A floor at the count reached (393/400 = 98%, see docs/guided.md; issue 16 asks for 95%), so
+        // a regression fails. The 7 rejected: 6 Azure Pipelines definitions with more than 256
+        // combinations of anyOf alternatives, and a BFCL schema no value satisfies.
         if only == nil { #expect(accepted >= Self.acceptedFloor, "accepted \(accepted) of \(cases.count)") }
     }
 }

@@ -41,7 +41,8 @@ indirect enum Term {
 
     /// Identifies a conjunction (order does not matter).
     static func key(_ terms: [Term]) -> String {
-        Set(terms.map(\.key)).sorted().joined(separator: "&")
+        if terms.count == 1 { return terms[0].key }
+        return Set(terms.map(\.key)).sorted().joined(separator: "&")
     }
 }
 

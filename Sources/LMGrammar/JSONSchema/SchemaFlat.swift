@@ -59,7 +59,12 @@ struct ArrayClause {
 /// to names the same schema's `properties` and `patternProperties` leave), so each schema keeps
 /// its own clause and clauses are combined name by name.
 struct ObjectClause {
-    var properties: [(name: String, schema: Located)] = []
+    /// In written order; a repeated name counts once, with its first schema.
+    var properties: [(name: String, schema: Located)] = [] {
+        didSet { indexProperties() }
+    }
+    /// Each name's position in `properties` (objects of hundreds of properties are looked up by name).
+    private var positions: [String: Int] = [:]
     /// `x-order`: the generation order of `properties` (Apple's shape).
     var order: [String]?
     var patterns: [(pattern: String, schema: Located, path: String)] = []
@@ -69,7 +74,18 @@ struct ObjectClause {
     var propertyNames: Located?
     var path: String
 
-    func property(_ name: String) -> Located? { properties.first { $0.name == name }?.schema }
+    init(properties: [(name: String, schema: Located)] = [], path: String) {
+        self.properties = properties
+        self.path = path
+        indexProperties()
+    }
+
+    func property(_ name: String) -> Located? { positions[name].map { properties[$0].schema } }
+
+    private mutating func indexProperties() {
+        positions = [:]
+        for (i, p) in properties.enumerated() where positions[p.name] == nil { positions[p.name] = i }
+    }
 }
 
 /// A `contains` constraint: at least `minimum` items match `schema`.

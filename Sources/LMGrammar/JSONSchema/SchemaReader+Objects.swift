@@ -4,12 +4,11 @@
 extension SchemaReader {
     func object(_ f: Flat) throws(GrammarError) -> GrammarNode {
         var names: [String] = []
+        var named: Set<String> = []
         for clause in f.objects {
-            var order = clause.order ?? []
-            for p in clause.properties where !order.contains(p.name) { order.append(p.name) }
-            for n in order where !names.contains(n) { names.append(n) }
+            for n in (clause.order ?? []) + clause.properties.map(\.name) where named.insert(n).inserted { names.append(n) }
         }
-        for n in f.required where !names.contains(n) { names.append(n) }
+        for n in f.required where named.insert(n).inserted { names.append(n) }
         var fields: [GrammarField] = []
         for name in names {
             let required = f.required.contains(name)
@@ -56,19 +55,20 @@ extension SchemaReader {
     func propertyTerms(_ f: Flat, _ name: String) throws(GrammarError) -> [Term] {
         var terms: [Term] = []
         var covered = false
-        for clause in f.objects {
-            if let s = clause.property(name) {
+        // By index: objects of hundreds of clauses are searched for every name, without copies.
+        for i in f.objects.indices {
+            if let s = f.objects[i].property(name) {
                 terms.append(.schema(s))
                 covered = true
                 continue
             }
             var matched = false
-            for p in clause.patterns where try matcher(p.pattern, path: p.path, keyword: "patternProperties").matches(name) {
+            for p in f.objects[i].patterns where try matcher(p.pattern, path: p.path, keyword: "patternProperties").matches(name) {
                 terms.append(.schema(p.schema))
                 matched = true
             }
             if matched { covered = true; continue }
-            if let a = clause.additional { terms.append(.schema(a)); covered = true }
+            if let a = f.objects[i].additional { terms.append(.schema(a)); covered = true }
         }
         if !covered { for clause in f.objects { if let u = clause.unevaluated { terms.append(.schema(u)) } } }
         for negation in f.propertyNegations where negation.name == name { terms.append(.not(negation.terms)) }

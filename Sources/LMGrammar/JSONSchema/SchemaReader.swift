@@ -4,16 +4,18 @@
 /// that names them); each conjunction is flattened into constraints per kind of value (`Flat`),
 /// its alternatives expanded into alternatives free of `anyOf`/`oneOf`/`if`/`not` (keeping
 /// `oneOf` exclusive and `not` false by subtraction), and each of those lowered to grammar nodes.
-/// Children are lowered on demand and memoized by the set of subschemas they are made of; one met
-/// again while it is being lowered (recursion) becomes a named definition.
+/// Children are lowered on demand, once per set of subschemas they are made of (a subschema that
+/// is only a `$ref` counts as its target): each becomes a named definition, referenced wherever
+/// it is used, and `Grammar.inliningReferences` writes in place the ones that are neither
+/// recursive nor large and used in several places.
 final class SchemaReader {
     let document: SchemaDocument
     let options: GrammarOptions
+    /// Every conjunction lowered so far, by key; `.anyOf([])` for those no value satisfies.
     private(set) var definitions: [String: GrammarNode] = [:]
-    private var lowered: [String: GrammarNode] = [:]
     private var empty: [String: GrammarError] = [:]
     private var active: Set<String> = []
-    private var recursive: Set<String> = []
+    private var referenceTargets: [String: Located] = [:]
     var patternCache: [String: PatternMatcher] = [:]
 
     /// Most alternatives one schema may expand to.
@@ -27,40 +29,55 @@ final class SchemaReader {
     /// The grammar of the whole document.
     func grammar() throws(GrammarError) -> Grammar {
         let root = try node([.schema(Located(json: document.root, path: ""))])
-        return Grammar(root: root, definitions: definitions)
+        return Grammar(root: root, definitions: definitions).inliningReferences()
     }
 
-    /// The grammar node of a conjunction of terms (none: any value).
+    /// The grammar node of a conjunction of terms (none: any value): a reference to its definition.
     /// - Throws: `GrammarError.emptyLanguage` when no value satisfies it, or what reading it throws.
     func node(_ terms: [Term]) throws(GrammarError) -> GrammarNode {
         if terms.isEmpty { return .anyValue }
+        let terms = try canonical(terms)
         let key = Term.key(terms)
-        if definitions[key] != nil { return .reference(key) }
-        if let known = lowered[key] { return known }
         if let failure = empty[key] { throw failure }
-        if active.contains(key) {
-            recursive.insert(key)
-            return .reference(key)
-        }
+        // Met again while it is being lowered: recursion.
+        if definitions[key] != nil || active.contains(key) { return .reference(key) }
         active.insert(key)
         defer { active.remove(key) }
-        let result: GrammarNode
         do {
-            if terms.count == 1, case let .schema(l) = terms[0], let target = try pureReference(l) {
-                result = try node([.schema(target)])
-            } else {
-                result = try lower(try expand(try flatten(terms)), path: Self.path(of: terms))
-            }
+            definitions[key] = try lower(try expand(try flatten(terms)), path: Self.path(of: terms))
         } catch {
-            if case .emptyLanguage = error { empty[key] = error }
+            if case .emptyLanguage = error {
+                empty[key] = error
+                // References made while it was being lowered match nothing.
+                definitions[key] = .anyOf([])
+            }
             throw error
         }
-        if recursive.contains(key) {
-            definitions[key] = result
-            return .reference(key)
+        return .reference(key)
+    }
+
+    /// `terms` with each subschema that is only a `$ref` replaced by its target (so that every
+    /// use of a definition has one key) and repeated terms dropped.
+    func canonical(_ terms: [Term]) throws(GrammarError) -> [Term] {
+        var out: [Term] = []
+        var keys: Set<String> = []
+        for term in terms {
+            var t = term
+            if case let .schema(l) = term { t = .schema(try referenced(l)) }
+            if keys.insert(t.key).inserted { out.append(t) }
         }
-        lowered[key] = result
-        return result
+        return out
+    }
+
+    /// The schema `l` stands for: the end of its chain of `$ref`-only schemas (itself when it is
+    /// not one), cached by path.
+    private func referenced(_ l: Located) throws(GrammarError) -> Located {
+        if let known = referenceTargets[l.path] { return known }
+        var target = l
+        var visited: Set<String> = [l.path]
+        while let next = try pureReference(target), visited.insert(next.path).inserted { target = next }
+        referenceTargets[l.path] = target
+        return target
     }
 
     static func path(of terms: [Term]) -> String {
@@ -68,8 +85,7 @@ final class SchemaReader {
         return ""
     }
 
-    /// The target of a schema that is only a `$ref` (and annotations), so that every use of a
-    /// definition shares one node.
+    /// The target of a schema that is only a `$ref` (and annotations).
     func pureReference(_ l: Located) throws(GrammarError) -> Located? {
         guard case let .object(members, _) = l.json, case let .string(ref, _)? = l.json["$ref"] else { return nil }
         for m in members where m.key != "$ref" && !Self.annotations.contains(m.key) { return nil }
