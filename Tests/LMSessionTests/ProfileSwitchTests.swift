@@ -236,6 +236,26 @@ import Testing
         #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "reasoning", "response"])
     }
 
+    @Test func theActiveProfilesModelIsCheckedBeforeItsCallAndARefusedRequestLeavesTheTranscript() async throws {
+        struct Unready: LanguageModelSession.DynamicProfile {
+            let model: ScriptedProvider
+            var body: some LanguageModelSession.DynamicProfile {
+                Profile { Instructions("Answer.") }
+                    .transcriptErrorHandlingPolicy(.preserveTranscript)
+                    .model(model)
+            }
+        }
+        let model = ScriptedProvider([], availability: .unavailable(.modelNotReady))
+        let session = LanguageModelSession(profile: Unready(model: model))
+        await #expect(throws: SystemLanguageModel.Error.self) { try await session.respond(to: "hi") }
+        #expect(model.requests.isEmpty)
+        #expect(session.transcript.map(\.kindLabel) == ["instructions"], "refused before the prompt joined the transcript")
+
+        await #expect(throws: GenerationOptions.InvalidOptionError.self) {
+            try await LanguageModelSession(profile: Unready(model: ScriptedProvider([])).temperature(-1)).respond(to: "hi")
+        }
+    }
+
     @Test func historyGoesAfterTheProfilesInstructions() async throws {
         let history: [Transcript.Entry] = [
             .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Hi"))])),

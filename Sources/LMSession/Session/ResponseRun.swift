@@ -208,8 +208,6 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         base = try session.beginRequest()
         phase = .running
         maximumToolRounds = session.maximumToolCallRounds
-        newEntries = [.prompt(Transcript.Prompt(metadata: plan.metadata, segments: plan.prompt.segments, options: plan.options,
-                                                responseFormat: plan.responseFormat, contextOptions: plan.contextOptions))]
         try await startStep()
     }
 
@@ -243,7 +241,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
                 if case .instructions(let i) = entry { return i.segments.descriptionText } else { return nil }
             }
             try checkGuardrails([instructions, plan.prompt.text].compactMap { $0 }.joined(separator: "\n"), .input)
-            if case .prompt(let prompt)? = newEntries.first { try await call.callbacks.prompt(prompt) }
+            // The prompt joins the request's entries once the checks passed: a request refused by them leaves the
+            // transcript as it was, whatever the error policy.
+            let prompt = Transcript.Prompt(metadata: plan.metadata, segments: plan.prompt.segments, options: plan.options,
+                                           responseFormat: plan.responseFormat, contextOptions: plan.contextOptions)
+            newEntries = [.prompt(prompt)]
+            try await call.callbacks.prompt(prompt)
         }
         text = ""
         extraSegments = []
