@@ -25,6 +25,8 @@ final class ScriptedProvider: LanguageModelProvider {
     let emittedAfterStop = Atomic(0)
     /// Deltas emitted in total by `.slow` steps.
     let slowEmitted = Atomic(0)
+    /// Conversations made (one per session that runs on this provider).
+    let conversationsMade = Atomic(0)
 
     init(_ steps: [Step], contextSize: Int = 4096, availability: SystemLanguageModel.Availability = .available) {
         self.script = Mutex(steps)
@@ -61,7 +63,10 @@ final class ScriptedProvider: LanguageModelProvider {
         }
     }
 
-    func makeConversation() -> any LanguageModelConversation { Conversation(provider: self) }
+    func makeConversation() -> any LanguageModelConversation {
+        conversationsMade.add(1, ordering: .relaxed)
+        return Conversation(provider: self)
+    }
 
     fileprivate func nextStep(for request: LanguageModelRequest) -> Step {
         log.withLock { $0.append(request) }

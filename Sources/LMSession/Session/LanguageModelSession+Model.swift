@@ -27,8 +27,8 @@ extension LanguageModelSession {
         self.init(model: model, tools: tools, initialTranscript: transcript)
     }
 
-    /// The content checks of the session's model: a ``SystemLanguageModel``'s guardrails; none for other models.
-    var guardrails: SystemLanguageModel.Guardrails {
+    /// The content checks of `model`: a ``SystemLanguageModel``'s guardrails; none for other models.
+    static func guardrails(of model: any LanguageModel) -> SystemLanguageModel.Guardrails {
         (model as? SystemLanguageModel)?.guardrails ?? .default
     }
 }

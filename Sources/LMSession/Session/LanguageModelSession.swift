@@ -10,15 +10,17 @@ import Synchronization
 /// turns (only the new part of the transcript is processed). Observable: ``transcript`` and ``isResponding``
 /// report changes through the `Observation` module.
 public final class LanguageModelSession: Sendable {
-    /// The model this session talks to.
-    let model: any LanguageModel
+    /// The model this session talks to (a profile's ``DynamicProfile/model(_:)-(any LanguageModel)`` may choose
+    /// another for a call).
+    var model: any LanguageModel { conversations.defaultModel }
     /// The tools the model may call, fixed at creation.
     let tools: [any Tool]
-    /// This session's state in the provider (the KV cache of the local model).
-    let conversation: any LanguageModelConversation
-    /// Instructions and tools evaluated before every model call (Apple 27), replacing the transcript's
-    /// instructions entry and ``tools``; nil for sessions made with fixed instructions.
-    let dynamicInstructions: Mutex<AnyDynamicInstructions?>
+    /// This session's state in each model it runs on (the KV cache of the local model).
+    let conversations: ModelConversations
+    /// The dynamic profile evaluated before every model call (Apple 27): its instructions and tools replace the
+    /// transcript's instructions entry and ``tools``, its model and settings configure the call. Sessions made
+    /// with dynamic instructions have a profile of just those; nil for sessions made with fixed instructions.
+    let profile: Mutex<ProfileState?>
 
     struct State {
         var transcript: Transcript
@@ -35,11 +37,10 @@ public final class LanguageModelSession: Sendable {
     let registrar = ObservationRegistrar()
 
     init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript,
-         dynamicInstructions: sending AnyDynamicInstructions? = nil) {
-        self.model = model
+         profile: sending LanguageModelSession.AnyDynamicProfile? = nil) {
         self.tools = tools
-        self.conversation = model.makeConversation()
-        self.dynamicInstructions = Mutex(dynamicInstructions)
+        self.conversations = ModelConversations(defaultModel: model)
+        self.profile = Mutex(profile.map { ProfileState(profile: $0) })
         self.state = Mutex(State(transcript: initialTranscript))
     }
 
@@ -112,10 +113,13 @@ public final class LanguageModelSession: Sendable {
 
     /// Loads the model and processes the instructions (and `promptPrefix`, the expected start of the next
     /// prompt) in the background, so that the next request starts sooner. No effect while responding.
+    /// With a profile, the one the next model call would resolve to is prewarmed: its model, instructions and
+    /// history transform.
     public final func prewarm(promptPrefix: Prompt? = nil) {
         let snapshot = state.withLock { $0.isResponding ? nil : $0.transcript }
         guard let snapshot else { return }
-        conversation.prewarm(transcript: snapshot, promptPrefix: promptPrefix)
+        let call = setUpNextCall(activating: false)
+        call.conversation.prewarm(transcript: call.transcript(from: snapshot), promptPrefix: promptPrefix)
     }
 }
 

@@ -66,8 +66,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var maximumToolRounds = LanguageModelSession.defaultMaximumToolCallRounds
     /// The calls of the current step, run once its stream has ended (after its usage arrived).
     private var pendingCalls: [Transcript.ToolCall]?
-    /// The tools of the current model call: the session's, or what its dynamic instructions gave.
+    /// The tools of the current model call: the session's, or what its profile (or dynamic instructions) gave.
     private var tools: [any Tool] = []
+    /// The current model call's model, conversation and profile settings and callbacks (nil before the first).
+    private var call: ModelCallSetup?
+    /// The current model call's model (the session's before the first call).
+    private var model: any LanguageModel { call?.model ?? session.model }
+    /// The life-cycle callbacks of the current model call's profile.
+    private var callbacks: ProfileCallbacks { call?.callbacks ?? ProfileCallbacks() }
 
     init(session: LanguageModelSession, plan: RequestPlan) {
         self.session = session
@@ -139,7 +145,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             error = parsing
         }
         return session.errorConvention.converting(error, context: ErrorConversionContext(
-            contextSize: session.model.contextSize, schemaName: plan.responseFormat.flatMap { $0.name.isEmpty ? nil : $0.name },
+            contextSize: model.contextSize, schemaName: plan.responseFormat.flatMap { $0.name.isEmpty ? nil : $0.name },
             transcriptEntries: base.entries + newEntries))
     }
 
@@ -172,7 +178,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
                     try await runTools(calls)
                     continue
                 }
-                try complete()
+                try await complete()
                 return nil
             }
             switch event {
@@ -199,38 +205,48 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
 
     private func start() async throws {
         try plan.options.validate()
-        let model = session.model
+        base = try session.beginRequest()
+        phase = .running
+        maximumToolRounds = session.maximumToolCallRounds
+        try await startStep()
+    }
+
+    /// Sets up the next model call (evaluating the session's profile: its instructions, tools, model, settings,
+    /// and the activation callbacks of a profile change), checks the model and the budget (unless the
+    /// conversation checks it on the tokens it renders), runs `onPrompt` before the first call, and starts it.
+    /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model, what
+    ///   ``checkCapabilities(_:)`` and `validate()` throw, ``LanguageModelError/contextSizeExceeded(_:)`` when the
+    ///   request's input alone needs more tokens than the context holds, and what the profile's callbacks throw.
+    private func startStep() async throws {
+        let call = session.setUpNextCall(activating: true)
+        self.call = call
+        await call.deactivated?.deactivate()
+        if call.activated { await call.callbacks.activate() }
+        var options = call.options(over: plan.options)
+        try options.validate()
+        let model = call.model
         if case .unavailable(let reason) = model.availability {
             let cause = (model as? SystemLanguageModel)?.unavailabilityCause.map { ": \($0)" } ?? ""
             throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
         }
         try checkCapabilities(model.capabilities)
-        base = try session.beginRequest()
-        phase = .running
-        maximumToolRounds = session.maximumToolCallRounds
-        let promptEntry = Transcript.Prompt(metadata: plan.metadata, segments: plan.prompt.segments, options: plan.options,
-                                            responseFormat: plan.responseFormat, contextOptions: plan.contextOptions)
-        newEntries = [.prompt(promptEntry)]
-        let instructions = base.first.flatMap { entry -> String? in
-            if case .instructions(let i) = entry { return i.segments.descriptionText } else { return nil }
-        }
-        try checkGuardrails([instructions, plan.prompt.text].compactMap { $0 }.joined(separator: "\n"), .input)
-        try await startStep()
-    }
-
-    /// Evaluates dynamic instructions, checks the budget (unless the conversation checks it on the tokens it
-    /// renders) and starts the next model call.
-    /// - Throws: ``LanguageModelError/contextSizeExceeded(_:)`` when the request's input alone needs more tokens
-    ///   than the context holds.
-    private func startStep() async throws {
-        tools = session.tools
-        if let dynamic = session.instructionsForNextCall() {
-            base.setInstructions(dynamic.entry)
-            tools = dynamic.tools
-        }
-        if !tools.isEmpty, !session.model.capabilities.contains(.toolCalling) {
+        tools = call.tools
+        if let instructions = call.instructions { base.setInstructions(instructions) }
+        if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
             throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
                 debugDescription: "The session has tools, but the model does not support tool calling."))
+        }
+        if toolRounds == 0 {
+            let instructions = base.first.flatMap { entry -> String? in
+                if case .instructions(let i) = entry { return i.segments.descriptionText } else { return nil }
+            }
+            try checkGuardrails([instructions, plan.prompt.text].compactMap { $0 }.joined(separator: "\n"), .input)
+            // The prompt joins the request's entries once the checks passed: a request refused by them leaves the
+            // transcript as it was, whatever the error policy.
+            let prompt = Transcript.Prompt(metadata: plan.metadata, segments: plan.prompt.segments, options: plan.options,
+                                           responseFormat: plan.responseFormat, contextOptions: plan.contextOptions)
+            newEntries = [.prompt(prompt)]
+            try await call.callbacks.prompt(prompt)
         }
         text = ""
         extraSegments = []
@@ -239,16 +255,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         structured = nil
         stepUsage = nil
         pendingCalls = nil
-        var options = plan.options
         // `.required` forces a call in the first round only; after it the model may answer.
         if options.toolCallingMode == .required && toolRounds > 0 { options.toolCallingMode = .allowed }
         let request = LanguageModelRequest(
-            transcript: Transcript(entries: base.entries + newEntries), options: options,
+            transcript: call.transcript(from: Transcript(entries: base.entries + newEntries)), options: options,
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
             toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) },
-            contextOptions: plan.contextOptions, metadata: plan.metadata)
-        let model = session.model
-        let conversation = session.conversation
+            contextOptions: call.contextOptions(over: plan.contextOptions), metadata: plan.metadata)
+        let conversation = call.conversation
         if !(conversation is any ChecksContextBudget) {
             let needed = try await model.tokenCount(for: .request(request))
             if needed > model.contextSize {
@@ -277,11 +291,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         guard toolRounds <= maximumToolRounds else {
             throw LanguageModelSession.ToolCallRoundLimitError(limit: max(0, maximumToolRounds), toolCalls: calls)
         }
+        try await callbacks.reasoning(in: stepReasoning)
         newEntries += stepReasoning
         stepReasoning = []
         newEntries.append(.toolCalls(Transcript.ToolCalls(calls)))
+        for toolCall in calls { try await callbacks.toolCall(toolCall) }
         let outputs = try await ToolRunner(tools: tools).run(calls)
         newEntries += outputs.map { .toolOutput($0) }
+        for (toolCall, output) in zip(calls, outputs) { try await callbacks.toolOutput(toolCall, output) }
         try Task.checkCancellation()
         try await startStep()
     }
@@ -301,14 +318,16 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         return .init(content: partial, rawContent: raw)
     }
 
-    private func complete() throws {
+    /// Ends the request with the step's response: checks it, runs the profile's `onReasoning` and `onResponse`,
+    /// and stores the new transcript.
+    private func complete() async throws {
         endStep()
         events = nil
         guard let raw = rawContent(final: true), raw.isComplete else {
             throw GeneratedContent.ParsingError(rawContent: text, debugDescription:
                 "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early: \(text)")
         }
-        if let format = plan.responseFormat, !session.conversation.constrainsStructuredOutput {
+        if let format = plan.responseFormat, call?.conversation.constrainsStructuredOutput != true {
             try format.schema.checkConformance(of: raw)
         }
         try checkGuardrails(plan.responseFormat == nil ? text : raw.jsonString, .output)
@@ -318,9 +337,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let segments: [Transcript.Segment] = plan.responseFormat.map {
             extraSegments.map(\.segment) + [.structure(Transcript.StructuredSegment(source: $0.name, content: stored))]
         } ?? textSegments()
+        try await callbacks.reasoning(in: stepReasoning)
         newEntries += stepReasoning
         stepReasoning = []
-        newEntries.append(.response(Transcript.Response(assetIDs: session.model.assetIDs, segments: segments)))
+        let response = Transcript.Response(assetIDs: model.assetIDs, segments: segments)
+        try await callbacks.response(response)
+        newEntries.append(.response(response))
         let transcript = Transcript(entries: base.entries + newEntries)
         guard session.endRequest(transcript: transcript, usage: usage) else {
             let error = LanguageModelSession.Error.transcriptMutationWhileResponding
@@ -354,7 +376,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = nil
         endStep()
         phase = .finished(.failure(error))
-        let keeps = session.transcriptErrorHandlingPolicy == .preserveTranscript
+        // The active profile's policy (nil when no modifier sets one, or sets nil), else the session's.
+        let profilePolicy = call?.settings.transcriptErrorHandlingPolicy ?? nil
+        let keeps = (profilePolicy ?? session.transcriptErrorHandlingPolicy) == .preserveTranscript
         session.endRequest(transcript: keeps ? Transcript(entries: base.entries + newEntries) : nil, usage: usage)
     }
 
@@ -368,7 +392,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     }
 
     private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
-        if case .rejected(let reason) = session.guardrails.check(text, direction) {
+        if case .rejected(let reason) = LanguageModelSession.guardrails(of: model).check(text, direction) {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: reason))
         }
     }

@@ -1,6 +1,9 @@
 extension LanguageModelSession {
     /// Creates a session whose instructions and tools come from `dynamicInstructions`, evaluated again before
     /// every model call (Apple 27). `history` is the transcript without instructions (its turns).
+    ///
+    /// The session's profile is `Profile { dynamicInstructions }` on `model`: dynamic instructions are evaluated
+    /// by the same mechanism as ``LanguageModelSession/init(profile:history:)``.
     public convenience init(model: some LanguageModel = SystemLanguageModel.default,
                             dynamicInstructions: sending some DynamicInstructions,
                             history: some Collection<Transcript.Entry> = [Transcript.Entry]()) {
@@ -8,16 +11,7 @@ extension LanguageModelSession {
         let first = ResolvedInstructions.resolve(erased)
         var transcript = Transcript(entries: history)
         transcript.setInstructions(first.entry)
-        self.init(model: model, tools: [], initialTranscript: transcript, dynamicInstructions: erased)
-    }
-
-    /// The instructions entry and tools for the next model call, when the session has dynamic instructions.
-    func instructionsForNextCall() -> (entry: Transcript.Instructions, tools: [any Tool])? {
-        dynamicInstructions.withLock { instructions in
-            guard let instructions else { return nil }
-            let resolved = ResolvedInstructions.resolve(instructions)
-            return (resolved.entry, resolved.tools)
-        }
+        self.init(model: model, tools: [], initialTranscript: transcript, profile: AnyDynamicProfile(erasing: Profile { erased }))
     }
 }
 

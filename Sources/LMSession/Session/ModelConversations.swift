@@ -1,0 +1,41 @@
+import Synchronization
+
+/// A session's conversations, one per model it runs on: its own model's, made when the session is, and those
+/// of the models a profile's ``LanguageModelSession/DynamicProfile/model(_:)-(any LanguageModel)`` switches to,
+/// made on first use and kept (with their KV caches, on the local model) for the session's life.
+///
+/// A model is recognised by its identity: a ``SystemLanguageModel`` by its provider (handles on one loaded model
+/// share a conversation), another class instance by itself. A model that is a value (a struct, like the server
+/// models, whose conversations keep no state) cannot be recognised and gets a new conversation per model call.
+final class ModelConversations: Sendable {
+    /// The session's model, used by calls whose profile sets no model.
+    let defaultModel: any LanguageModel
+    let defaultConversation: any LanguageModelConversation
+    private let others = Mutex<[ObjectIdentifier: (model: any LanguageModel, conversation: any LanguageModelConversation)]>([:])
+
+    init(defaultModel: any LanguageModel) {
+        self.defaultModel = defaultModel
+        self.defaultConversation = defaultModel.makeConversation()
+    }
+
+    /// The conversation a call on `model` runs in (`nil`: the session's model).
+    func conversation(for model: (any LanguageModel)?) -> any LanguageModelConversation {
+        guard let model else { return defaultConversation }
+        guard let key = Self.identity(of: model) else { return model.makeConversation() }
+        if key == Self.identity(of: defaultModel) { return defaultConversation }
+        return others.withLock { others in
+            if let kept = others[key] { return kept.conversation }
+            // The model is kept with its conversation so that its identifier is not reused by another object.
+            let made = model.makeConversation()
+            others[key] = (model, made)
+            return made
+        }
+    }
+
+    /// What conversations of `model` are kept under; nil for a value.
+    static func identity(of model: any LanguageModel) -> ObjectIdentifier? {
+        if let system = model as? SystemLanguageModel { return identity(of: system.provider) }
+        guard type(of: model) is AnyClass else { return nil }
+        return ObjectIdentifier(model as AnyObject)
+    }
+}
