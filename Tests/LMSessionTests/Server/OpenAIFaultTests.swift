@@ -69,15 +69,16 @@ struct OpenAIFaultTests {
     }
 
     @Test func aSlowFirstByteTimesOut() async throws {
-        let (error, elapsed, _) = try await Self.failure(.delay(.seconds(4), then: .stream(chunks: OpenAIStreams.text(["late"]))))
+        // Loose upper bounds: they only have to show the timeout cut the wait short on a loaded machine.
+        let (error, elapsed, _) = try await Self.failure(.delay(.seconds(20), then: .stream(chunks: OpenAIStreams.text(["late"]))))
         guard case LanguageModelError.timeout = error else { Issue.record("\(error)"); return }
-        #expect(elapsed >= .seconds(1) && elapsed < .seconds(3))
+        #expect(elapsed >= .seconds(1) && elapsed < .seconds(10))
     }
 
     @Test func anEndlessStreamTimesOut() async throws {
         let (error, elapsed, _) = try await Self.failure(.endless(chunk: OpenAIStreams.delta("again "), interval: .milliseconds(5)))
         guard case LanguageModelError.timeout = error else { Issue.record("\(error)"); return }
-        #expect(elapsed < .seconds(3))
+        #expect(elapsed < .seconds(10))
     }
 
     @Test func anOversizedBodyIsTooLarge() async throws {
