@@ -1,3 +1,5 @@
+import LMTransformer
+
 /// Minimal `--flag value` / `--switch` / positional parser for the command line tool.
 struct CommandLineArguments {
     private(set) var options: [String: String] = [:]
@@ -55,7 +57,8 @@ struct CommandLineArguments {
     /// `--threads N`, checked to be in 1...64.
     func threads() throws(CLIError) -> Int? {
         guard let n = try int("threads") else { return nil }
-        guard (1...64).contains(n) else { throw .usage("--threads must be between 1 and 64") }
+        let supported = InferenceContext.supportedThreadCounts
+        guard supported.contains(n) else { throw .usage("--threads must be between \(supported.lowerBound) and \(supported.upperBound)") }
         return n
     }
 }

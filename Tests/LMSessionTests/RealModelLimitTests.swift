@@ -59,6 +59,12 @@ import Testing
         }
     }
 
+    @Test("a thread count outside 1...64 is a typed error at load, as on the command line", arguments: [0, -1, 65, 1000])
+    func threadCountOutOfRangeIsRefused(threads: Int) throws {
+        let url = URL(fileURLWithPath: RealModel.path)
+        #expect(throws: LocalModelError.invalidThreadCount(threads)) { try SystemLanguageModel(fileURL: url, threads: threads) }
+    }
+
     @Test func contextSizeIs4096AndThePartsAddUpToTheBudgetCount() async throws {
         let model = RealModel.model
         #expect(model.contextSize == 4096)

@@ -13,6 +13,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case insufficientMemory(required: UInt64, available: UInt64)
     /// The requested context size is not usable (below 1).
     case invalidContextSize(Int)
+    /// The requested thread count is outside `InferenceContext.supportedThreadCounts` (1...64).
+    case invalidThreadCount(Int)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             "the model needs \(required / 1_048_576) MiB (weights and KV cache) but only \(available / 1_048_576) MiB are available"
         case .invalidContextSize(let size):
             "invalid context size \(size): it must be at least 1"
+        case .invalidThreadCount(let n):
+            "invalid thread count \(n): it must be in \(InferenceContext.supportedThreadCounts.lowerBound)...\(InferenceContext.supportedThreadCounts.upperBound)"
         }
     }
 }

@@ -63,6 +63,7 @@ public final class LocalTransformerProvider: LanguageModelProvider {
         if let unresolved { throw unresolved }
         guard let path, FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(searched: [path ?? ""]) }
         guard requestedContextSize >= 1 else { throw .invalidContextSize(requestedContextSize) }
+        if let threads, !InferenceContext.supportedThreadCounts.contains(threads) { throw .invalidThreadCount(threads) }
         let model: TransformerModel
         do {
             model = try TransformerModel(path: path)

@@ -5,9 +5,9 @@ extension SystemLanguageModel {
     ///
     /// - Parameters:
     ///   - contextSize: tokens per session (default 4096), capped by the model's trained context length.
-    ///   - threads: threads per forward pass (default: the runtime's choice).
+    ///   - threads: threads per forward pass, 1...64 (default: the runtime's choice).
     /// - Throws: ``LocalModelError`` when the file is missing, is not a model we can run, has an unsupported chat
-    ///   template, or `contextSize` is below 1.
+    ///   template, `contextSize` is below 1 or `threads` is outside 1...64.
     public convenience init(fileURL: URL, contextSize: Int = 4096, threads: Int? = nil,
                             useCase: UseCase = .general, guardrails: Guardrails = .default) throws(LocalModelError) {
         let provider = LocalTransformerProvider(path: fileURL.path, contextSize: contextSize, threads: threads)

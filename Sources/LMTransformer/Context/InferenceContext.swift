@@ -24,13 +24,16 @@ public final class InferenceContext: @unchecked Sendable {
 
     /// - Parameters:
     ///   - contextSize: positions in the KV cache, in tokens (at most the model's trained length).
-    ///   - threads: compute threads including the caller (default: all cores, at most 8).
+    ///   - threads: compute threads including the caller, in ``supportedThreadCounts`` (default: all
+    ///     cores, at most 8).
     ///   - kernels: the kernel set (default: the fastest this CPU runs, ``KernelSet/active``); another
     ///     supported set is for comparing results.
-    /// - Throws: ``InferenceError/invalidContextSize(_:)`` when `contextSize` is not positive.
+    /// - Throws: ``InferenceError/invalidContextSize(_:)`` when `contextSize` is not positive,
+    ///   ``InferenceError/invalidThreadCount(_:)`` when `threads` is outside ``supportedThreadCounts``.
     public init(model: TransformerModel, contextSize: Int = 4096, threads: Int? = nil,
                 kernels: KernelSet = .active) throws(InferenceError) {
         guard contextSize > 0 else { throw .invalidContextSize(contextSize) }
+        if let threads, !Self.supportedThreadCounts.contains(threads) { throw .invalidThreadCount(threads) }
         let c = model.config
         self.model = model
         self.decoder = model.decoder
@@ -45,6 +48,9 @@ public final class InferenceContext: @unchecked Sendable {
         scratch = ForwardScratch(config: c, maxBatch: Self.maxBatch, contextSize: self.contextSize, threads: compute.threads, logitRows: Self.maxBatch)
         tokens.reserveCapacity(self.contextSize)
     }
+
+    /// Thread counts a context accepts: more threads than this only contend for the cores.
+    public static let supportedThreadCounts = 1...64
 
     public static var defaultThreadCount: Int {
         min(8, max(1, ProcessInfo.processInfo.activeProcessorCount))

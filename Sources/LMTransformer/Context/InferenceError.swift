@@ -7,12 +7,16 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidToken(Int)
     /// A context size that is not positive.
     case invalidContextSize(Int)
+    /// A thread count outside ``InferenceContext/supportedThreadCounts``.
+    case invalidThreadCount(Int)
 
     public var description: String {
         switch self {
         case let .contextFull(needed, available): "context full: \(needed) tokens needed, \(available) positions left"
         case let .invalidToken(id): "token id \(id) is outside the vocabulary"
         case let .invalidContextSize(n): "invalid context size \(n)"
+        case let .invalidThreadCount(n):
+            "invalid thread count \(n): it must be in \(InferenceContext.supportedThreadCounts.lowerBound)...\(InferenceContext.supportedThreadCounts.upperBound)"
         }
     }
 }
