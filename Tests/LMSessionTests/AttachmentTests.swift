@@ -193,6 +193,17 @@ struct AttachmentTests {
         #expect(session.transcript.count == 3)
     }
 
+    @Test func `the local model called directly, without a session, refuses an attachment before loading`() async throws {
+        let transcript = Transcript(entries: [.prompt(Transcript.Prompt(segments: [
+            .text(.init(content: "What is this?")), .attachment(.init(content: .image(.init(data: Self.png)), label: "pixel"))]))])
+        let conversation = RealModel.provider.makeConversation()
+        var events = 0
+        await #expect {
+            for try await _ in conversation.generate(LanguageModelRequest(transcript: transcript, options: RealModel.greedy(2))) { events += 1 }
+        } throws: { Self.isUnsupportedContent($0, entries: 1) }
+        #expect(events == 0)
+    }
+
     @Test func `a model without vision is never called: the scripted model sees no request`() async throws {
         let provider = ScriptedProvider([.text(["never"])])
         let session = LanguageModelSession(model: SystemLanguageModel(provider: provider))
