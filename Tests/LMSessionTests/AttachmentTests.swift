@@ -141,6 +141,24 @@ struct AttachmentTests {
         #expect(session.transcript.isEmpty)
     }
 
+    @Test func `a missing image file throws LoadError, sends nothing and leaves the transcript as it was`() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        let model = OpenAICompatibleLanguageModel(baseURL: proxy.baseURL.appendingPathComponent("v1"), model: "vlm", contextSize: 4096, timeout: 5,
+                                                  capabilities: LanguageModelCapabilities(capabilities: [.vision]))
+        let session = LanguageModelSession(model: model, instructions: "Be brief.")
+        let before = session.transcript
+        let missing = URL(fileURLWithPath: "/nonexistent/lmsession/cat.png")
+        await #expect {
+            _ = try await session.respond { "What is this?"; Attachment(imageURL: missing) }
+        } throws: { error in
+            guard case Transcript.ImageAttachment.LoadError.unreadable(let url, _) = error else { return false }
+            return url == missing
+        }
+        #expect(proxy.requests.isEmpty)
+        #expect(session.transcript == before)
+    }
+
     // MARK: Claude
 
     @Test func `a Claude model with image input sends an image block with base64 source`() async throws {
