@@ -73,7 +73,14 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
 
     /// Renders and tokenizes the request once: the budget check (``ChecksContextBudget``) and the prompt use
     /// the same tokens, and the KV cache keeps their longest common prefix with the last request's.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` first, before loading anything, when the
+    ///   transcript holds attachments (a text model; a session turns them away earlier, this guards direct calls).
     private func run(_ request: LanguageModelRequest, stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
+        let images = Array(request.transcript.filter(\.hasAttachment))
+        guard images.isEmpty else {
+            throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: images,
+                debugDescription: "The local model reads text only; the transcript holds attachments."))
+        }
         let loaded = try provider.loadedForGeneration()
         let prompt = loaded.renderer.promptTokens(for: request)
         guard prompt.count <= loaded.contextSize else {

@@ -232,6 +232,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try checkCapabilities(model.capabilities)
         tools = call.tools
         if let instructions = call.instructions { base.setInstructions(instructions) }
+        try checkAttachments(model.capabilities)
         if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
             throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
                 debugDescription: "The session has tools, but the model does not support tool calling."))
@@ -243,7 +244,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             try checkGuardrails([instructions, plan.prompt.text].compactMap { $0 }.joined(separator: "\n"), .input)
             // The prompt joins the request's entries once the checks passed: a request refused by them leaves the
             // transcript as it was, whatever the error policy.
-            let prompt = Transcript.Prompt(metadata: plan.metadata, segments: plan.prompt.segments, options: plan.options,
+            // Images made from a file URL are read now, so the transcript keeps their bytes.
+            let segments = try plan.prompt.segments.map { segment throws(Transcript.ImageAttachment.LoadError) in try segment.loadingAttachment() }
+            let prompt = Transcript.Prompt(metadata: plan.metadata, segments: segments, options: plan.options,
                                            responseFormat: plan.responseFormat, contextOptions: plan.contextOptions)
             newEntries = [.prompt(prompt)]
             try await call.callbacks.prompt(prompt)
@@ -389,6 +392,19 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
                 debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
         }
+    }
+
+    /// Turns away attachments (in the prompt or anywhere in the transcript sent) for a model without `.vision`.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` listing the entries that hold them.
+    private func checkAttachments(_ capabilities: LanguageModelCapabilities) throws {
+        guard !capabilities.contains(.vision) else { return }
+        var entries = (base.entries + newEntries).filter(\.hasAttachment)
+        if toolRounds == 0, plan.prompt.segments.contains(where: \.isAttachment) {
+            entries.append(.prompt(Transcript.Prompt(segments: plan.prompt.segments, options: plan.options)))
+        }
+        guard !entries.isEmpty else { return }
+        throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: entries,
+            debugDescription: "The model does not accept images (it lacks the .vision capability), and the request holds \(entries.count == 1 ? "an entry" : "\(entries.count) entries") with attachments."))
     }
 
     private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {

@@ -11,7 +11,8 @@ import Foundation
 // `contents`, and `signature` as base64); on a user entry `contextOptions` ({"includeSchemaInPrompt": Bool,
 // "reasoningLevel": "light" | "moderate" | "deep" | {"custom": String}}) and `metadata` (an object), and the option
 // key `toolCallingMode` ("allowed" | "required" | "disallowed"). Each is left out when unset, so a transcript
-// without them encodes as 26 wrote it, and 26 dumps (which have none) decode unchanged.
+// without them encodes as 26 wrote it, and 26 dumps (which have none) decode unchanged. Attachment segments:
+// `{"type": "attachment", "id", "label", "attachment": {"type": "image", "contentType", "data": <base64>, "url"}}`.
 // Our additions, ignored by decoders that do not know them: `structure.contentJSON` keeps the content's key
 // order (JSON coders lose it), and the option keys `greedy`/`topP` (Apple's spelling for those is unknown).
 
@@ -121,10 +122,19 @@ private struct SegmentCoding: Codable {
         var content: TranscriptJSON
         var contentJSON: String?
     }
+    /// An attachment (ours; Apple's JSON for it is not known): `{"type": "image", "contentType", "data": <base64>, "url"}`.
+    struct AttachmentBody: Codable {
+        var type: String
+        var contentType: String?
+        var data: String?
+        var url: URL?
+    }
     var type: String
     var id: String
     var text: String?
     var structure: Structure?
+    var label: String?
+    var attachment: AttachmentBody?
 
     init(_ segment: Transcript.Segment) {
         switch segment {
@@ -133,6 +143,12 @@ private struct SegmentCoding: Codable {
         case .structure(let s):
             self.type = "structure"; self.id = s.id
             self.structure = Structure(source: s.source, content: TranscriptJSON(s.content), contentJSON: s.content.jsonString)
+        case .attachment(let s):
+            self.type = "attachment"; self.id = s.id; self.label = s.label
+            switch s.content {
+            case .image(let image):
+                attachment = AttachmentBody(type: "image", contentType: image.contentType, data: image.data?.base64EncodedString(), url: image.url)
+            }
         }
     }
 
@@ -146,6 +162,19 @@ private struct SegmentCoding: Codable {
             }
             let content = (structure.contentJSON.flatMap { try? GeneratedContent(json: $0) }) ?? structure.content.generatedContent
             return .structure(Transcript.StructuredSegment(id: id, source: structure.source, content: content))
+        case "attachment":
+            guard let attachment, attachment.type == "image" else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "attachment segment \(id): expected an \"attachment\" of type \"image\""))
+            }
+            var data: Data?
+            if let text = attachment.data {
+                guard let bytes = Data(base64Encoded: text) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "attachment segment \(id): \"data\" is not base64"))
+                }
+                data = bytes
+            }
+            let image = Transcript.ImageAttachment(url: attachment.url, data: data, contentType: attachment.contentType)
+            return .attachment(Transcript.AttachmentSegment(id: id, content: .image(image), label: label))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "segment \(id): unknown type \"\(type)\""))
         }

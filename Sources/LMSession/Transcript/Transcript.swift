@@ -74,11 +74,14 @@ extension Transcript {
         case text(TextSegment)
         /// A structured value (a `Generable` value's `GeneratedContent`).
         case structure(StructuredSegment)
+        /// An attachment, such as an image (Apple 27; see ``Transcript/AttachmentSegment``).
+        case attachment(AttachmentSegment)
 
         public var id: String {
             switch self {
             case .text(let s): s.id
             case .structure(let s): s.id
+            case .attachment(let s): s.id
             }
         }
 
@@ -86,6 +89,7 @@ extension Transcript {
             switch self {
             case .text(let s): s.description
             case .structure(let s): s.description
+            case .attachment(let s): s.description
             }
         }
     }

@@ -21,6 +21,7 @@ import TestSupport
             switch segment {
             case .text(let t): "text:\(t.content)"
             case .structure(let s): "tool:\(s.claudeServerToolBlockType ?? "?")"
+            case .attachment: "attachment"
             }
         }
         #expect(shape == ["text:Let me look. ", "tool:server_tool_use", "tool:web_search_tool_result", "text:Swift 6.3 is out."])

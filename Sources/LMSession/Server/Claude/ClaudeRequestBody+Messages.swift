@@ -3,7 +3,7 @@ import LMGrammar
 extension ClaudeRequestBody {
     /// The transcript as the API's `system` text and alternating `messages`.
     ///
-    /// Instructions become `system`; a prompt a user message of text blocks; a response an assistant
+    /// Instructions become `system`; a prompt a user message of text and image blocks; a response an assistant
     /// message (structured segments as their JSON text); tool calls `tool_use` blocks of the assistant
     /// message (after any replayed blocks of their step); tool outputs `tool_result` blocks of a user
     /// message. Signed reasoning entries after the last prompt (the turn whose tool results are being sent)
@@ -24,7 +24,7 @@ extension ClaudeRequestBody {
                 let text = instructions.segments.descriptionText
                 if !text.isEmpty { system = system.map { $0 + "\n\n" + text } ?? text }
             case .prompt(let prompt):
-                add("user", textBlocks(prompt.segments))
+                add("user", promptBlocks(prompt.segments))
             case .response(let response):
                 add("assistant", assistantBlocks(response.segments))
             case .toolCalls(let calls):
@@ -50,6 +50,19 @@ extension ClaudeRequestBody {
         segments.flatMap { segment -> [JSONValue] in
             if case .structure(let structure) = segment, let block = ClaudeServerToolSegment.block(of: structure) { return [block] }
             return textBlocks([segment])
+        }
+    }
+
+    /// A prompt's blocks: `{"type": "image", "source": {"type": "base64", "media_type", "data"}}` for each image
+    /// (the session has read its bytes before the request), a text block for every other non-empty segment.
+    static func promptBlocks(_ segments: [Transcript.Segment]) -> [JSONValue] {
+        segments.flatMap { segment -> [JSONValue] in
+            guard case .attachment(let attachment) = segment, case .image(let image) = attachment.content,
+                  let data = image.data, let mime = image.contentType else { return textBlocks([segment]) }
+            return [.members([.init(key: "type", value: .text("image")),
+                              .init(key: "source", value: .members([.init(key: "type", value: .text("base64")),
+                                                                    .init(key: "media_type", value: .text(mime)),
+                                                                    .init(key: "data", value: .text(data.base64EncodedString()))]))])]
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Builds the body of a `POST /chat/completions` request from a ``LanguageModelRequest``.
 ///
-/// Messages: instructions -> `system`, prompt -> `user`, response -> `assistant` (a structured response as
+/// Messages: instructions -> `system`, prompt -> `user` (with images: `content` as text and `image_url` parts), response -> `assistant` (a structured response as
 /// its JSON text), tool calls -> `assistant` with `tool_calls` (arguments as JSON text), tool output ->
 /// `tool` with `tool_call_id`. Options: `temperature`; greedy sampling -> `temperature: 0` (llama.cpp then
 /// samples greedily; no `top_k`, which OpenAI rejects); `random(top:)` -> `top_k`; `random(probabilityThreshold:)`
@@ -65,7 +65,7 @@ enum OpenAIChatRequest {
         // A session with tools and no instructions has an instructions entry listing only the tools
         // (they go in `tools`): no empty system message for it.
         case .instructions(let e): text(e.segments).isEmpty ? [] : [message("system", text(e.segments))]
-        case .prompt(let e): [message("user", text(e.segments))]
+        case .prompt(let e): [e.segments.contains(where: \.isAttachment) ? userParts(e.segments) : message("user", text(e.segments))]
         case .response(let e): [message("assistant", text(e.segments))]
         // Chat Completions has no standard field for earlier reasoning: it is not sent back.
         case .reasoning: []
@@ -91,8 +91,31 @@ enum OpenAIChatRequest {
             switch segment {
             case .text(let t): t.content
             case .structure(let s): s.content.jsonString
+            case .attachment(let a): a.description
             }
         }.joined(separator: "\n")
+    }
+
+    /// A user message whose `content` is parts: `{"type": "text", "text"}` for each run of text and structured
+    /// segments (joined by newlines), `{"type": "image_url", "image_url": {"url": "data:<mime>;base64,<bytes>"}}`
+    /// for each image. The session has read every image's bytes before the request (an image without them, which
+    /// only a hand-made request can hold, is sent as its description).
+    private static func userParts(_ segments: [Transcript.Segment]) -> ServerJSON {
+        var parts: [ServerJSON] = []
+        var run: [Transcript.Segment] = []
+        func flush() {
+            if !run.isEmpty { parts.append(.object([("type", .string("text")), ("text", .string(text(run)))])) }
+            run = []
+        }
+        for segment in segments {
+            guard case .attachment(let attachment) = segment, case .image(let image) = attachment.content,
+                  let data = image.data, let mime = image.contentType else { run.append(segment); continue }
+            flush()
+            parts.append(.object([("type", .string("image_url")),
+                                  ("image_url", .object([("url", .string("data:\(mime);base64," + data.base64EncodedString()))]))]))
+        }
+        flush()
+        return .object([("role", .string("user")), ("content", .array(parts))])
     }
 
     private static func tool(_ definition: Transcript.ToolDefinition) -> ServerJSON {
