@@ -231,6 +231,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         }
         try checkCapabilities(model.capabilities)
         tools = call.tools
+        try checkSchemasBuilt()
         if let instructions = call.instructions { base.setInstructions(instructions) }
         if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
             throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
@@ -388,6 +389,23 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         if let format = plan.responseFormat, !capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
                 debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
+        }
+    }
+
+    /// A `GenerableSchema` type whose guides are inconsistent has a placeholder schema (see
+    /// `GenerableSchema.generationSchema`); the request stops here, before the transcript or the model sees it.
+    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` naming the response's type or the tool,
+    ///   with the `GenerableSchemaError`'s description.
+    private func checkSchemasBuilt() throws {
+        if let format = plan.responseFormat, let reason = format.schema.unbuildableReason {
+            throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
+                debugDescription: "The response schema cannot be built: \(reason)"))
+        }
+        for tool in tools {
+            if let reason = tool.parameters.unbuildableReason {
+                throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: tool.name,
+                    debugDescription: "The arguments schema of tool \(tool.name) cannot be built: \(reason)"))
+            }
         }
     }
 
