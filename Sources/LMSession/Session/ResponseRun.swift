@@ -1,4 +1,5 @@
 import Foundation
+import LMGrammar
 import Synchronization
 
 /// What one request asks for, fixed when the request is made.
@@ -308,9 +309,17 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// text once; otherwise the incremental reading so far), with the response's identity.
     private func rawContent(final: Bool) -> GeneratedContent? {
         if plan.responseFormat == nil { return GeneratedContent(kind: .string(text)) }
-        var content = structured ?? (!final ? json.content : text.isEmpty ? nil : try? GeneratedContent(json: text))
+        var content = structured ?? (!final ? json.content : text.isEmpty ? nil : Self.finalContent(text))
         content?.id = generationID
         return content
+    }
+
+    /// The value of a finished response's whole text. Read as complete JSON first: a bare number at the end
+    /// of the text is whole once the provider ended the response (one cut off by the token budget is the
+    /// provider's to report); otherwise the deepest valid prefix, which is incomplete.
+    static func finalContent(_ text: String) -> GeneratedContent? {
+        if let value = try? JSONValue.parse(text) { return GeneratedContent(value) }
+        return try? GeneratedContent(json: text)
     }
 
     private func snapshot() throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
