@@ -2,6 +2,8 @@ extension Grammar {
     /// Marks a string schema whose pattern guide has no source text (LMSession writes it for a
     /// Regex it cannot read back); reading it throws `unsupportedPattern`.
     package static let unavailablePatternKeyword = "x-lmsession-pattern-unavailable"
+    /// Marks a type whose schema could not be built (its value: the reason); no grammar accepts it.
+    package static let unbuildableSchemaKeyword = "x-lmsession-unbuildable"
 
     /// Reads a JSON Schema (drafts 4 to 2020-12, or Apple's shape with `x-order`) into a grammar
     /// whose every value the schema accepts.

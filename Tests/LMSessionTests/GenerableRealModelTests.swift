@@ -74,3 +74,44 @@ import Testing
         #expect(["red", "green", "blue"].contains(try response.content.value(String.self, forProperty: "color")))
     }
 }
+
+/// Bug report: a bare number as the whole response used to fail as "not a complete Int" (the final read
+/// treated a number at the end of the text as still growing).
+@Suite(.serialized) struct BareNumberRealModelTests {
+    @Test("respond generating Int returns the number the transcript holds")
+    func int() async throws {
+        let session = LanguageModelSession(model: RealModel.model)
+        let response = try await session.respond(to: "Give a number", generating: Int.self, options: RealModel.greedy(32))
+        #expect(Double(response.rawContent.jsonString) == Double(response.content))
+        guard case .response(let entry) = session.transcript.last, case .structure(let segment) = entry.segments.first else {
+            Issue.record("no structured response entry")
+            return
+        }
+        #expect(try Int(segment.content) == response.content)
+    }
+
+    @Test("respond and streamResponse generating Double return the number the text holds")
+    func double() async throws {
+        let session = LanguageModelSession(model: RealModel.model)
+        let response = try await session.respond(to: "Give a number", generating: Double.self, options: RealModel.greedy(32))
+        #expect(Double(response.rawContent.jsonString) == response.content)
+        // The stream's snapshots read the text as it comes (IncrementalJSONReader, another parser): the last
+        // one holds the whole text's number, which must be the final value.
+        var lastSnapshot: Double?
+        let stream = LanguageModelSession(model: RealModel.model)
+            .streamResponse(to: "Give a number", generating: Double.self, options: RealModel.greedy(32))
+        for try await snapshot in stream { lastSnapshot = snapshot.content }
+        let streamed = try await stream.collect()
+        #expect(streamed.content == response.content)
+        #expect(lastSnapshot == response.content)
+    }
+
+    @Test("a number the token budget stops is cut off, not complete")
+    func cutOff() async throws {
+        let session = LanguageModelSession(model: RealModel.model)
+        await #expect(throws: GeneratedContent.ParsingError.self) {
+            try await session.respond(to: "Write the number 1234567890123", generating: Int.self, options: RealModel.greedy(1))
+        }
+        #expect(session.transcript.isEmpty)
+    }
+}

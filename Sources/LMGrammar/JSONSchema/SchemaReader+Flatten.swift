@@ -93,6 +93,9 @@ extension SchemaReader {
                 guard case let .string(p, _) = v else { throw .invalidSchema(path: at.path, reason: "pattern must be a string") }
                 flat.patterns.append((p, at.path))
                 flat.constrainedKinds.formUnion(.string)
+            case Grammar.unbuildableSchemaKeyword:
+                let reason = if case let .string(r, _) = v { r } else { "the type's schema could not be built" }
+                throw .unsupportedKeyword(path: at.path, keyword: m.key, reason: reason)
             case Grammar.unavailablePatternKeyword:
                 if v == .bool(true) { throw .unsupportedPattern(pattern: "", reason: "a Regex without source text") }
             case "items":

@@ -28,8 +28,9 @@ import Synchronization
 /// arrays, optionals, other `GenerableSchema` types and `GenerableEnum`s. Key-path guides need
 /// coding keys equal to property names (the default); with renamed keys use `.init("key", ...)`.
 ///
-/// A guide naming a property that does not exist is a programming error: `generationSchema`
-/// traps on first use, naming it; `checkedGenerationSchema()` throws it instead.
+/// A guide naming a property that does not exist (or guides no value can satisfy) is reported, never
+/// trapped: `checkedGenerationSchema()` throws it, and a session asked to generate the type (or a tool
+/// taking it as arguments) throws `LanguageModelError.unsupportedGenerationGuide` naming it.
 public protocol GenerableSchema: Generable, Codable where PartiallyGenerated == GeneratedPartial<Self> {
     /// Descriptions and guides for the type and its properties (default: none).
     static var generationGuides: GenerationGuides<Self> { get }
@@ -40,12 +41,17 @@ extension GenerableSchema {
 
     /// The schema derived from the coding keys and `generationGuides`; built once per type.
     ///
-    /// Traps with `GenerableSchemaError`'s description when the declaration is inconsistent.
+    /// When the declaration is inconsistent (see ``checkedGenerationSchema()``) this is a placeholder that
+    /// carries the `GenerableSchemaError`'s description, also inside any schema that embeds it (a property, an
+    /// array's items, a tool's arguments): a session then throws
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)`` with that description before any model work, and
+    /// every grammar built from it fails the same way. Nothing traps.
     public static var generationSchema: GenerationSchema {
         do {
             return try checkedGenerationSchema()
         } catch {
-            preconditionFailure("\(error)")
+            return GenerationSchema(title: GenerationSchema.typeName(Self.self), description: nil,
+                                    root: .object(ObjectSchema(properties: [], unbuildableReason: error.description)))
         }
     }
 

@@ -55,6 +55,20 @@ extension GenerationSchema {
         return matcher.accept(bytes: Array(json.utf8)) && matcher.isComplete
     }
 
+    /// The reason a `GenerableSchema` type inside this schema has none (its `GenerableSchemaError`'s
+    /// description, see `GenerableSchema.generationSchema`); nil when every type was built.
+    package var unbuildableReason: String? {
+        func find(_ node: SchemaNode) -> String? {
+            switch node {
+            case let .object(o): return o.unbuildableReason ?? o.properties.lazy.compactMap { find($0.node) }.first
+            case let .array(items, _, _): return find(items)
+            case let .anyOf(choices): return choices.lazy.compactMap(find).first
+            default: return nil
+            }
+        }
+        return find(root) ?? definitions.lazy.compactMap { find($0.node) }.first
+    }
+
     var containsOpaquePattern: Bool {
         func check(_ node: SchemaNode) -> Bool {
             switch node {

@@ -46,6 +46,7 @@ extension GenerationSchema {
             m.append(member("additionalProperties", .bool(false)))
             m.append(member("required", .array(object.properties.filter { !$0.isOptional }.map { string($0.name) }, complete: true)))
             m.append(member("x-order", .array(object.properties.map { string($0.name) }, complete: true)))
+            if let reason = object.unbuildableReason { m.append(member(Grammar.unbuildableSchemaKeyword, string(reason))) }
         case let .string(s):
             if let constant = s.constant {
                 header(type: nil)

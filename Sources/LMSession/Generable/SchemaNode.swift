@@ -23,6 +23,9 @@ struct ObjectSchema: Sendable, Equatable {
     var properties: [SchemaProperty]
     /// 26.4's `representNilExplicitlyInGeneratedContent`: absent optionals are written as `null`.
     var representsNilExplicitly = false
+    /// Why the `GenerableSchema` type this stands for has no schema (its `GenerableSchemaError`); nil for a
+    /// real structure. Kept through embedding and JSON, so every path to generation rejects it.
+    var unbuildableReason: String?
 }
 
 struct SchemaProperty: Sendable, Equatable {

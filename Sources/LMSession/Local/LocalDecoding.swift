@@ -1,4 +1,5 @@
 import LMGeneration
+import LMGrammar
 import LMTransformer
 
 /// One model call of a request on the local model, through LMGeneration's decode step: the guide the
@@ -26,11 +27,12 @@ package enum LocalDecoding {
         let (parameters, seed) = request.options.samplingParameters()
         let sampler = Sampler(parameters, seed: seed)
         let budget = request.options.maximumResponseTokens
+        var responseText = ""
         func decode<Guide: TokenGuide>(_ guide: Guide) throws -> (DecodeSequence<Guide>, StopReason) {
             var sequence = DecodeSequence(guide: guide, sampler: sampler, pieces: vocabulary.pieces, maximumTokens: budget)
             defer { generated = sequence.generatedCount }
             do {
-                let reason = try Decoding.run(&sequence, on: forward, from: logits, isCancelled: isCancelled) { emit(.text($0)) }
+                let reason = try Decoding.run(&sequence, on: forward, from: logits, isCancelled: isCancelled) { responseText += $0; emit(.text($0)) }
                 return (sequence, reason)
             } catch let error as DecodeError {
                 throw Self.sessionError(error)
@@ -39,7 +41,7 @@ package enum LocalDecoding {
         func finish<Guide>(_ sequence: inout DecodeSequence<Guide>, _ reason: StopReason) {
             guard reason != .cancelled else { return }
             let rest = sequence.finish()
-            if !rest.isEmpty { emit(.text(rest)) }
+            if !rest.isEmpty { responseText += rest; emit(.text(rest)) }
         }
 
         if !request.toolDefinitions.isEmpty {
@@ -53,9 +55,11 @@ package enum LocalDecoding {
             // nothing more).
             if reason != .cancelled, !calls.isEmpty { return emit(.toolCalls(calls)) }
             finish(&sequence, reason)
+            if request.schema != nil, reason == .maximumTokens { try checkNotCutNumber(responseText, budget: budget) }
         } else if let schema = request.schema {
             var (sequence, reason) = try decode(try GrammarGuide(schema: schema, index: vocabulary.index()))
             finish(&sequence, reason)
+            if reason == .maximumTokens, !sequence.guide.matcher.isTerminated { try checkNotCutNumber(responseText, budget: budget) }
         } else {
             var (sequence, reason) = try decode(TextGuide(endOfGeneration: vocabulary.endOfGeneration, vocabularySize: vocabulary.tokenCount))
             finish(&sequence, reason)
@@ -64,6 +68,15 @@ package enum LocalDecoding {
 }
 
 extension LocalDecoding {
+    /// The budget closes strings, arrays and objects in time, but nothing closes a number: a structured response
+    /// that is a bare number and was stopped by the budget could have gone on, so it is cut off, not complete.
+    /// - Throws: ``GeneratedContent/ParsingError`` when `text` (the whole response) is a bare JSON number.
+    static func checkNotCutNumber(_ text: String, budget: Int?) throws {
+        guard case .number? = try? JSONValue.parse(text) else { return }
+        throw GeneratedContent.ParsingError(rawContent: text, debugDescription:
+            "The number was cut off by maximumResponseTokens (\(budget ?? 0)); it could have gone on: \(text)")
+    }
+
     /// The session's error for a decode failure: a full context is ``LanguageModelError/contextSizeExceeded(_:)``,
     /// a value that cannot be completed is a ``GeneratedContent/ParsingError`` (its `rawContent` is filled in
     /// by the session, which has the text), and a forward-pass failure is passed on as the runtime's `InferenceError`.

@@ -1,4 +1,5 @@
 import Foundation
+import LMGrammar
 import Synchronization
 
 /// What one request asks for, fixed when the request is made.
@@ -231,6 +232,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         }
         try checkCapabilities(model.capabilities)
         tools = call.tools
+        try checkSchemasBuilt()
         if let instructions = call.instructions { base.setInstructions(instructions) }
         try checkAttachments(model.capabilities)
         if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
@@ -310,9 +312,17 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// text once; otherwise the incremental reading so far), with the response's identity.
     private func rawContent(final: Bool) -> GeneratedContent? {
         if plan.responseFormat == nil { return GeneratedContent(kind: .string(text)) }
-        var content = structured ?? (!final ? json.content : text.isEmpty ? nil : try? GeneratedContent(json: text))
+        var content = structured ?? (!final ? json.content : text.isEmpty ? nil : Self.finalContent(text))
         content?.id = generationID
         return content
+    }
+
+    /// The value of a finished response's whole text. Read as complete JSON first: a bare number at the end
+    /// of the text is whole once the provider ended the response (one cut off by the token budget is the
+    /// provider's to report); otherwise the deepest valid prefix, which is incomplete.
+    static func finalContent(_ text: String) -> GeneratedContent? {
+        if let value = try? JSONValue.parse(text) { return GeneratedContent(value) }
+        return try? GeneratedContent(json: text)
     }
 
     private func snapshot() throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
@@ -405,6 +415,23 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         guard !entries.isEmpty else { return }
         throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: entries,
             debugDescription: "The model does not accept images (it lacks the .vision capability), and the request holds \(entries.count == 1 ? "an entry" : "\(entries.count) entries") with attachments."))
+    }
+
+    /// A `GenerableSchema` type whose guides are inconsistent has a placeholder schema (see
+    /// `GenerableSchema.generationSchema`); the request stops here, before the transcript or the model sees it.
+    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` naming the response's type or the tool,
+    ///   with the `GenerableSchemaError`'s description.
+    private func checkSchemasBuilt() throws {
+        if let format = plan.responseFormat, let reason = format.schema.unbuildableReason {
+            throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
+                debugDescription: "The response schema cannot be built: \(reason)"))
+        }
+        for tool in tools {
+            if let reason = tool.parameters.unbuildableReason {
+                throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: tool.name,
+                    debugDescription: "The arguments schema of tool \(tool.name) cannot be built: \(reason)"))
+            }
+        }
     }
 
     private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
