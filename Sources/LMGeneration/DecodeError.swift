@@ -11,6 +11,9 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case noTokenAllowed
     /// The forward pass failed.
     case forwardPass(InferenceError)
+    /// The model's logits for the token at `position` hold a NaN or an infinity (corrupt or mistyped
+    /// weights): sampling from them would pick an arbitrary token, so decoding stops.
+    case nonFiniteLogits(position: Int)
 
     public var description: String {
         switch self {
@@ -23,6 +26,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
             "no token can continue the response"
         case let .forwardPass(error):
             "\(error)"
+        case let .nonFiniteLogits(position):
+            "the model's output at position \(position) is not finite (NaN or infinity): its weights are likely corrupt"
         }
     }
 }

@@ -17,6 +17,7 @@ public enum Decoding {
         var logits = logits
         while true {
             if isCancelled() { return .cancelled }
+            guard allFinite(logits) else { throw DecodeError.nonFiniteLogits(position: forward.tokens.count) }
             switch try sequence.step(logits: logits, history: forward.tokens[...]) {
             case .stop(let reason):
                 return reason
@@ -34,5 +35,22 @@ public enum Decoding {
                 }
             }
         }
+    }
+
+    /// Whether every logit is finite: `x · 0` is 0 for finite `x` and NaN otherwise, so one sum tells
+    /// (a few microseconds over a 49,152-token vocabulary, against milliseconds per forward pass).
+    package static func allFinite(_ logits: UnsafeBufferPointer<Float>) -> Bool {
+        var acc = SIMD8<Float>()
+        var i = 0
+        let n = logits.count
+        if let base = logits.baseAddress {
+            while i + 8 <= n {
+                acc += UnsafeRawPointer(base + i).loadUnaligned(as: SIMD8<Float>.self) * 0
+                i += 8
+            }
+        }
+        var tail: Float = 0
+        while i < n { tail += logits[i] * 0; i += 1 }
+        return (acc.sum() + tail) == 0
     }
 }

@@ -68,6 +68,25 @@ struct DecodeSequenceTests {
         #expect(forward.tokens.count == 5)
     }
 
+    /// Corrupt weights give NaN or infinite logits: decoding stops with a typed error at that position
+    /// instead of sampling an arbitrary token (an empty or garbage answer), whichever lane holds it.
+    @Test(arguments: [Float.nan, .infinity, -.infinity])
+    func nonFiniteLogitsStopDecodingWithTheirPosition(bad: Float) throws {
+        for lane in [0, 5, V.size - 1] {
+            let prompt = [1, 2, 3]
+            let forward = ScriptedForward(prompt: prompt, vocabularySize: V.size) { history in
+                var logits = ScriptedForward.ranking([V.id("a")], vocabularySize: V.size)
+                if history.count == prompt.count + 2 { logits[lane] = bad }   // after two tokens
+                return logits
+            }
+            var sequence = Self.textSequence()
+            #expect(throws: DecodeError.nonFiniteLogits(position: 5)) { try Self.run(&sequence, forward) }
+            #expect(forward.tokens == prompt + V.ids(["a", "a"]))
+        }
+        let finite = [Float](repeating: -3.4e38, count: 13) + [0, 1e-45, 3.4e38]
+        #expect(finite.withUnsafeBufferPointer(Decoding.allFinite))
+    }
+
     @Test(arguments: [0, 1, 3])
     func cancellationStopsWithinOneToken(after steps: Int) throws {
         let forward = Self.scripted(Array(repeating: V.id("x"), count: 20))

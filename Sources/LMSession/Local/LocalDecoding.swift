@@ -88,6 +88,8 @@ extension LocalDecoding {
             GeneratedContent.ParsingError(rawContent: "", underlyingError: error, debugDescription: error.description)
         case let .forwardPass(inner):
             inner
+        case .nonFiniteLogits:
+            SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.description))
         }
     }
 }
