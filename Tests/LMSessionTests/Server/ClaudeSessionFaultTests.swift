@@ -38,6 +38,17 @@ import TestSupport
         }
     }
 
+    @Test func `a 200 answer that is an HTML page is an invalid response, not a lost connection`() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        proxy.enqueue(.respond(status: 200, headers: ["content-type": "text/html"], body: Data("<html>Sign in</html>".utf8)))
+        let session = LanguageModelSession(model: ClaudeTestServer.model(proxy: proxy))
+        await Self.expectRollback(session, { _ = try await session.respond(to: "Hi") }) { error in
+            guard case ServerModelError.invalidResponse(let what) = error else { return false }
+            return what.contains("text/html") && what.contains("<html>Sign in")
+        }
+    }
+
     @Test func `a refusal throws LanguageModelError.refusal and the partial text is not kept`() async throws {
         let proxy = try FaultProxy()
         defer { proxy.stop() }

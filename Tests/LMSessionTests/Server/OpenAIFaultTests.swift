@@ -44,6 +44,16 @@ struct OpenAIFaultTests {
         #expect(reset.timeIntervalSince(sent) >= 29 && reset.timeIntervalSinceNow <= 31)
     }
 
+    /// A 200 that is not an event stream (a proxy's HTML page, a whole JSON completion) says what came back,
+    /// not that the stream was cut.
+    @Test(arguments: [("text/html; charset=utf-8", "<html><body>Gateway login for \(OpenAIStreams.secret)</body></html>"),
+                      ("application/json", #"{"choices":[{"message":{"role":"assistant","content":"Hi"}}]}"#)])
+    func aSuccessThatIsNotAnEventStreamIsAnInvalidResponse(type: String, body: String) async throws {
+        let (error, _, _) = try await Self.failure(.respond(status: 200, headers: ["Content-Type": type], body: Data(body.utf8)))
+        guard case ServerModelError.invalidResponse(let what) = error else { Issue.record("\(error)"); return }
+        #expect(what.contains(type) && what.contains(String(body.prefix(12))))
+    }
+
     @Test func rateLimitedWithAnHTTPDate() async throws {
         let (error, _, _) = try await Self.failure(.respond(status: 429, headers: ["Retry-After": "Wed, 21 Oct 2037 07:28:00 GMT"]))
         guard case LanguageModelError.rateLimited(let limited) = error else { Issue.record("\(error)"); return }

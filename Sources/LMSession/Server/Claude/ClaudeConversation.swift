@@ -87,9 +87,10 @@ final class ClaudeConversation: LanguageModelConversation, ChecksContextBudget {
             let errorBody = try await response.collect(limit: 64 << 10)
             throw ClaudeErrorMapping.error(status: response.statusCode, headers: response.headers, body: errorBody, context: context)
         }
+        defer { response.cancel() }
+        try await response.requireEventStream(redactor: redactor)
         var parser = ServerSentEventParser()
         var decoder = ClaudeStreamDecoder(errorContext: context)
-        defer { response.cancel() }
         for try await chunk in response.body {
             for event in try parser.feed(chunk) {
                 for reported in try decoder.consume(name: event.event, data: event.data) {

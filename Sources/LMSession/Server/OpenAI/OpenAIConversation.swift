@@ -47,6 +47,7 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
             throw OpenAIErrorMapping.httpError(status: response.statusCode, headers: response.headers, body: excerpt,
                                                contextSize: model.contextSize, hasCredential: model.apiKey != nil, redactor: redactor)
         }
+        try await response.requireEventStream(redactor: redactor)
         var stream = OpenAIChatStream(redactor: redactor)
         for try await event in response.events() {
             do {

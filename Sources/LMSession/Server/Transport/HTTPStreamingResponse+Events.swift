@@ -1,6 +1,18 @@
 import Foundation
 
 extension HTTPStreamingResponse {
+    /// Checks that a successful response is an event stream before it is read as one: a server (or a proxy in
+    /// front of it) that answers 200 with an HTML page or a whole JSON completion would otherwise look like a
+    /// stream that ended early. A response without a `Content-Type` is let through.
+    /// - Throws: ``ServerModelError/invalidResponse(_:)`` naming the type and the start of the body (secrets
+    ///   redacted).
+    package func requireEventStream(redactor: SecretRedactor) async throws {
+        guard let type = headers["content-type"], !type.lowercased().hasPrefix("text/event-stream") else { return }
+        let start = try await collect(limit: 4 << 10)
+        throw ServerModelError.invalidResponse(
+            "expected an event stream (text/event-stream) but the server answered \(type): \(redactor.excerpt(start, limit: 200))")
+    }
+
     /// The body read as Server-Sent Events, in order. Iteration throws the transport's errors and the
     /// parser's size-limit errors (see ``ServerSentEventParser``); an event cut off by the end of the body is
     /// dropped, so a protocol's own end marker (`[DONE]`, `message_stop`) is what tells a complete stream.
