@@ -22,29 +22,20 @@ package enum AVX2Kernels {
                   matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
     }
 
-    /// The table entry of a 4- or 5-bit legacy format: prefill from 8 tokens up on packed tiles
-    /// (``AVX2PackedTiles``, packed from the decode tiles where the matrix has them; fewer tokens do
-    /// not repay the packing), decode on the matrix's ``AVX2DecodeTiles`` when it was prepared with
-    /// them (``decodeTiles(for:release:)``).
+    /// The table entry of a 4- or 5-bit legacy format: ``tiledEntry(_:)``'s, except that prefill from
+    /// 8 tokens up runs on packed tiles (``AVX2PackedTiles``, packed from the decode tiles where the
+    /// matrix has them; fewer tokens do not repay the packing).
     private static func nibbleEntry<F: AVX2NibbleFormat>(_: F.Type) -> DotKernel {
-        DotKernel(activationFormat: F.activationFormat,
-                  matVec: { w, x, t, y, rows in
-                      if let tiles = w.tiles {
-                          AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
-                      } else {
-                          RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
-                      }
-                  },
-                  matMul: { w, x, y, rows in
-                      if x.nTokens >= 8 {
-                          AVX2PackedTileLoops<AVX2PackedFromDecodeTiles<F>>.matMul(w, x, into: y, rows: rows)
-                      } else if let tiles = w.tiles {
-                          // A few tokens: the decode tiles per token beat decoding each row per 4 tokens.
-                          AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
-                      } else {
-                          RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
-                      }
-                  })
+        let tiled = tiledEntry(F.self)
+        return DotKernel(activationFormat: F.activationFormat, matVec: tiled.matVec,
+                         matMul: { w, x, y, rows in
+                             if x.nTokens >= 8 {
+                                 AVX2PackedTileLoops<AVX2PackedFromDecodeTiles<F>>.matMul(w, x, into: y, rows: rows)
+                             } else {
+                                 // A few tokens: the decode tiles per token beat decoding each row per 4 tokens.
+                                 tiled.matMul(w, x, y, rows)
+                             }
+                         })
     }
 
     /// The table entry of a format whose decode and prefill both run on ``AVX2DecodeTiles`` when the

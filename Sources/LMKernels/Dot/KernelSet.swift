@@ -49,9 +49,8 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
             #endif
         case .avx512vnni:
             #if arch(x86_64)
-            let needed = UInt32(LM_CPU_AVX2 | LM_CPU_FMA | LM_CPU_F16C | LM_CPU_BMI2 | LM_CPU_AVX512F | LM_CPU_AVX512VL
-                                | LM_CPU_AVX512BW | LM_CPU_AVX512VNNI)
-            return CPUFeatures.bits & needed == needed
+            let needed = UInt32(LM_CPU_AVX512F | LM_CPU_AVX512VL | LM_CPU_AVX512BW | LM_CPU_AVX512VNNI)
+            return KernelSet.avx2.isSupported && CPUFeatures.bits & needed == needed
             #else
             return false
             #endif
@@ -67,26 +66,15 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
     ///   go while the rest is still being packed (peak memory stays near one copy). Not called when
     ///   nothing is repacked.
     public func prepare(_ w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightMatrix {
+        var prepared = w
+        #if arch(x86_64)
         switch self {
-        case .portable:
-            return w
-        case .avx2:
-            #if arch(x86_64)
-            var prepared = w
-            prepared.tiles = LMKernelsAVX2.AVX2Kernels.decodeTiles(for: w, release: release)
-            return prepared
-            #else
-            return w
-            #endif
-        case .avx512vnni:
-            #if arch(x86_64)
-            var prepared = w
-            prepared.tiles = LMKernelsVNNI.AVX2Kernels.decodeTiles(for: w, release: release)
-            return prepared
-            #else
-            return w
-            #endif
+        case .portable: break
+        case .avx2: prepared.tiles = LMKernelsAVX2.AVX2Kernels.decodeTiles(for: w, release: release)
+        case .avx512vnni: prepared.tiles = LMKernelsVNNI.AVX2Kernels.decodeTiles(for: w, release: release)
         }
+        #endif
+        return prepared
     }
 
     /// This set's float-vector kernels (activations, attention).
