@@ -65,7 +65,9 @@ struct AttentionTests {
                              out: &fast, scratch: &scratch, threads: c.threads, kernels: kernels)
             var maxError: Float = 0
             for i in fast.indices { maxError = max(maxError, abs(fast[i] - reference[i])) }
-            #expect(maxError < 2e-6, "\(kernels): max |fast - reference| = \(maxError)")
+            // Four queries share key loads with one sum per score and key block pair (256 terms
+            // in a chain for Gemma's heads): rounding reaches ~2.2e-6 there.
+            #expect(maxError < 4e-6, "\(kernels): max |fast - reference| = \(maxError)")
             #expect(!fast.contains { $0.isNaN })
         }
     }

@@ -35,9 +35,10 @@ public struct AttentionShape: Sendable {
     @inlinable public var tokensPerUnit: Int { max(1, 16 / group) }
     /// Queries per unit at most.
     @inlinable public var maxQueries: Int { tokensPerUnit * group }
-    /// Positions per tile: 2048 converted floats each for keys and values.
+    /// Positions per tile: 2048 converted floats each for keys and values, and at least two key
+    /// blocks (so four queries can share pairs of them).
     @inlinable public var tilePositions: Int {
-        max(Self.block, 2048 / max(headDim, 1) / Self.block * Self.block)
+        max(2 * Self.block, 2048 / max(headDim, 1) / Self.block * Self.block)
     }
     /// Scratch floats one thread uses: converted keys and values `[tilePositions, headDim]` each,
     /// scores `[maxQueries, tilePositions]`, outputs `[maxQueries, headDim]`, max and sum `[maxQueries]` each.
