@@ -8,12 +8,12 @@ protocol AVX2PackedSuperBlockFormat: AVX2SuperBlockFormat {
     /// The largest unsigned weight of ``AVX2SuperBlockFormat/weights(_:_:)`` (15, 31 or 63): how
     /// many byte products fit an Int16 sum.
     static var maxUnsigned: Int { get }
-    /// Sub-block `j`'s scale (weights `16j..<16j+16`) in lane `j`.
-    static func subScales(_ header: Header) -> SIMD16<Int16>
-    /// The offset's Int16 multipliers of ``offsetSums(_:_:)`` (Q4_K/Q5_K: the 8 mins of the
-    /// groups; Q6_K: the 16 sub-scales), zero past their count.
-    static func offsetValues(_ header: Header) -> SIMD16<Int16>
-    /// How many lanes of ``offsetValues(_:)`` are used (8 or 16).
+    /// Sub-block `j`'s scale (weights `16j..<16j+16`), `j < 16`.
+    static func subScale(_ header: Header, _ j: Int) -> Int16
+    /// Offset multiplier `j` of ``offsetSums(_:_:)`` (Q4_K/Q5_K: the mins of the 8 groups; Q6_K:
+    /// the 16 sub-scales), `j < offsetCount`.
+    static func offsetValue(_ header: Header, _ j: Int) -> Int16
+    /// How many offset multipliers there are (8 or 16).
     static var offsetCount: Int { get }
     /// The activation sums the offset values meet in block `b` (per 32 or per 16 weights).
     static func offsetSums(_ x: ActivationRow, _ b: Int) -> UnsafePointer<Int16>
@@ -24,17 +24,9 @@ protocol AVX2PackedSuperBlockFormat: AVX2SuperBlockFormat {
 extension Q4_KAVX2: AVX2PackedSuperBlockFormat {
     static var maxUnsigned: Int { 15 }
     @inline(__always)
-    static func subScales(_ h: KScales) -> SIMD16<Int16> {
-        var r = SIMD16<Int16>()
-        for j in 0..<16 { r[j] = h.scale(j >> 1) }
-        return r
-    }
+    static func subScale(_ h: KScales, _ j: Int) -> Int16 { h.scale(j >> 1) }
     @inline(__always)
-    static func offsetValues(_ h: KScales) -> SIMD16<Int16> {
-        var r = SIMD16<Int16>()
-        for g in 0..<8 { r[g] = h.min(g) }
-        return r
-    }
+    static func offsetValue(_ h: KScales, _ j: Int) -> Int16 { h.min(j) }
     static var offsetCount: Int { 8 }
     @inline(__always)
     static func offsetSums(_ x: ActivationRow, _ b: Int) -> UnsafePointer<Int16> { x.groupSums + 8 * b }
@@ -45,9 +37,9 @@ extension Q4_KAVX2: AVX2PackedSuperBlockFormat {
 extension Q5_KAVX2: AVX2PackedSuperBlockFormat {
     static var maxUnsigned: Int { 31 }
     @inline(__always)
-    static func subScales(_ h: KScales) -> SIMD16<Int16> { Q4_KAVX2.subScales(h) }
+    static func subScale(_ h: KScales, _ j: Int) -> Int16 { h.scale(j >> 1) }
     @inline(__always)
-    static func offsetValues(_ h: KScales) -> SIMD16<Int16> { Q4_KAVX2.offsetValues(h) }
+    static func offsetValue(_ h: KScales, _ j: Int) -> Int16 { h.min(j) }
     static var offsetCount: Int { 8 }
     @inline(__always)
     static func offsetSums(_ x: ActivationRow, _ b: Int) -> UnsafePointer<Int16> { x.groupSums + 8 * b }
@@ -58,9 +50,9 @@ extension Q5_KAVX2: AVX2PackedSuperBlockFormat {
 extension Q6_KAVX2: AVX2PackedSuperBlockFormat {
     static var maxUnsigned: Int { 63 }
     @inline(__always)
-    static func subScales(_ h: SIMD16<Int16>) -> SIMD16<Int16> { h }
+    static func subScale(_ h: SIMD16<Int16>, _ j: Int) -> Int16 { h[j] }
     @inline(__always)
-    static func offsetValues(_ h: SIMD16<Int16>) -> SIMD16<Int16> { h }
+    static func offsetValue(_ h: SIMD16<Int16>, _ j: Int) -> Int16 { h[j] }
     static var offsetCount: Int { 16 }
     @inline(__always)
     static func offsetSums(_ x: ActivationRow, _ b: Int) -> UnsafePointer<Int16> { x.bsums + 16 * b }
@@ -93,27 +85,39 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
         RowLoops<AVX2SuperBlockDot<F>>.matMul(w, x, into: y, rows: rows)
     }
 
-    /// Repacks rows `r0..<r0+8` of `w`.
+    /// Repacks rows `r0..<r0+8` of `w`: each group's 8 row vectors transposed in registers, the
+    /// scales and offset values written per row as scalars.
     @inline(__always)
     static func pack(_ w: WeightMatrix, rows r0: Int, blocks: Int, into packed: UnsafeMutableRawPointer) {
-        for r in 0..<8 {
-            let row = w.row(r0 + r)
-            for b in 0..<blocks {
-                let block = row + b * F.blockBytes
-                let h = F.header(block)
-                let dst = packed + b * packedBlockBytes
-                for g in 0..<8 {
-                    let lanes = unsafeBitCast(F.weights(block, g), to: SIMD8<UInt32>.self)
-                    for k in 0..<8 { dst.storeBytes(of: lanes[k], toByteOffset: 32 * (8 * g + k) + 4 * r, as: UInt32.self) }
+        for b in 0..<blocks {
+            let dst = packed + b * packedBlockBytes
+            @inline(__always) func block(_ r: Int) -> UnsafeRawPointer { w.row(r0 + r) + b * F.blockBytes }
+            for g in 0..<8 {
+                @inline(__always) func lanes(_ r: Int) -> SIMD8<UInt32> {
+                    unsafeBitCast(F.weights(block(r), g), to: SIMD8<UInt32>.self)
                 }
-                let scales = F.subScales(h), values = F.offsetValues(h)
+                let t = transpose8(lanes(0), lanes(1), lanes(2), lanes(3), lanes(4), lanes(5), lanes(6), lanes(7))
+                let at = 32 * 8 * g
+                dst.storeBytes(of: t.0, toByteOffset: at, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: t.1, toByteOffset: at + 32, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: t.2, toByteOffset: at + 64, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: t.3, toByteOffset: at + 96, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: t.4, toByteOffset: at + 128, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: t.5, toByteOffset: at + 160, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: t.6, toByteOffset: at + 192, as: SIMD8<UInt32>.self)
+                dst.storeBytes(of: t.7, toByteOffset: at + 224, as: SIMD8<UInt32>.self)
+            }
+            for r in 0..<8 {
+                let blk = block(r), h = F.header(blk)
                 for j in 0..<16 {
-                    dst.storeBytes(of: scales[j], toByteOffset: scalesAt + 32 * j + 4 * r, as: Int16.self)
-                    dst.storeBytes(of: scales[j], toByteOffset: scalesAt + 32 * j + 4 * r + 2, as: Int16.self)
-                    dst.storeBytes(of: values[j], toByteOffset: offsetsAt + 32 * (j >> 1) + 4 * r + 2 * (j & 1), as: Int16.self)
+                    let sc = UInt32(UInt16(bitPattern: F.subScale(h, j)))
+                    dst.storeBytes(of: sc | sc << 16, toByteOffset: scalesAt + 32 * j + 4 * r, as: UInt32.self)
                 }
-                dst.storeBytes(of: F.scale(block), toByteOffset: dAt + 4 * r, as: Float.self)
-                dst.storeBytes(of: F.offsetScale(block), toByteOffset: offsetScaleAt + 4 * r, as: Float.self)
+                for j in 0..<F.offsetCount {
+                    dst.storeBytes(of: F.offsetValue(h, j), toByteOffset: offsetsAt + 32 * (j >> 1) + 4 * r + 2 * (j & 1), as: Int16.self)
+                }
+                dst.storeBytes(of: F.scale(blk), toByteOffset: dAt + 4 * r, as: Float.self)
+                dst.storeBytes(of: F.offsetScale(blk), toByteOffset: offsetScaleAt + 4 * r, as: Float.self)
             }
         }
     }
@@ -132,6 +136,29 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
             p.loadUnaligned(fromByteOffset: scalesAt + 32 * j, as: SIMD16<Int16>.self)
         }
         var sum = SIMD8<Int32>()
+        #if LM_VNNI
+        // Each sub-block's byte dot in Int32 (vpdpbusd, no Int16 limit), then its scale by vpmulld:
+        // a scale-pair lane read as Int32 holds the scale in its high half.
+        @inline(__always) func chain(_ c: Int) -> SIMD8<Int32> {
+            var acc = SIMD8<Int32>()
+            for k in c..<(c + 4) {
+                acc = AVX2.dotAdd(acc, p.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<UInt8>.self),
+                                  unsafeBitCast(AVX2.broadcast4(a, 4 * k), to: SIMD32<Int8>.self))
+            }
+            return acc
+        }
+        @inline(__always) func scale32(_ j: Int) -> SIMD8<Int32> {
+            p.loadUnaligned(fromByteOffset: scalesAt + 32 * j, as: SIMD8<Int32>.self) &>> 16
+        }
+        for g in 0..<8 {
+            let lo = chain(8 * g), hi = chain(8 * g + 4)
+            if F.maxUnsigned < 32 {
+                sum &+= (lo &+ hi) &* scale32(2 * g)  // one scale per 32 weights (Q4_K, Q5_K)
+            } else {
+                sum &+= lo &* scale32(2 * g) &+ hi &* scale32(2 * g + 1)
+            }
+        }
+        #else
         for g in 0..<8 {
             let c = 8 * g
             if F.maxUnsigned < 16 {
@@ -152,6 +179,13 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
                 sum &+= (AVX2.madd(s0, lo) &+ AVX2.madd(s1, lo)) &+ (AVX2.madd(s2, hi) &+ AVX2.madd(s3, hi))
             }
         }
+        #endif
+        return (sum, offsetDot(p, x, b))
+    }
+
+    /// The offset's integer dot of block `b` of the 8 packed rows with token row `x`'s sums.
+    @inline(__always)
+    static func offsetDot(_ p: UnsafeRawPointer, _ x: ActivationRow, _ b: Int) -> SIMD8<Int32> {
         let sums = UnsafeRawPointer(F.offsetSums(x, b))
         var offset = SIMD8<Int32>()
         for i in 0..<(F.offsetCount / 2) {
@@ -159,16 +193,55 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
             let s = unsafeBitCast(SIMD8<UInt32>(repeating: sums.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)), to: SIMD16<Int16>.self)
             offset &+= AVX2.madd(v, s)
         }
-        return (sum, offset)
+        return offset
     }
 
     /// Folds token row `xt`'s block `b` against packed block `p` into `acc`.
     @inline(__always)
     static func step(_ acc: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int) {
         let (sum, offset) = blockDot(p, xt, b)
+        fold(&acc, p, xt, b, sum: sum, offset: offset)
+    }
+
+    /// `acc += d·d_a·sum + offsetScale·d_a·offset` for token row `xt`'s block `b`.
+    @inline(__always)
+    static func fold(_ acc: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int,
+                     sum: SIMD8<Int32>, offset: SIMD8<Int32>) {
         let da = SIMD8<Float>(repeating: xt.scales[b])
         acc = acc.addingProduct(AVX2.float(sum), p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<Float>.self) * da)
         acc = acc.addingProduct(AVX2.float(offset), p.loadUnaligned(fromByteOffset: offsetScaleAt, as: SIMD8<Float>.self) * da)
     }
+
+    #if LM_VNNI
+    /// Four tokens at once: each group's 8 weight chunks are loaded once into registers for all
+    /// four (AVX-512VL has the registers), so a vpdpbusd costs one broadcast load, not two loads.
+    @inline(__always)
+    static func step4(_ acc: inout (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), _ p: UnsafeRawPointer,
+                      _ x: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), _ b: Int) {
+        let a0 = UnsafeRawPointer(x.0.bytes + 256 * b), a1 = UnsafeRawPointer(x.1.bytes + 256 * b)
+        let a2 = UnsafeRawPointer(x.2.bytes + 256 * b), a3 = UnsafeRawPointer(x.3.bytes + 256 * b)
+        var s0 = SIMD8<Int32>(), s1 = SIMD8<Int32>(), s2 = SIMD8<Int32>(), s3 = SIMD8<Int32>()
+        for g in 0..<8 {
+            let c = 8 * g
+            @inline(__always) func chunk(_ k: Int) -> SIMD32<UInt8> { p.loadUnaligned(fromByteOffset: 32 * (c + k), as: SIMD32<UInt8>.self) }
+            let w0 = chunk(0), w1 = chunk(1), w2 = chunk(2), w3 = chunk(3), w4 = chunk(4), w5 = chunk(5), w6 = chunk(6), w7 = chunk(7)
+            let lo = p.loadUnaligned(fromByteOffset: scalesAt + 32 * (2 * g), as: SIMD8<Int32>.self) &>> 16
+            let hi = p.loadUnaligned(fromByteOffset: scalesAt + 32 * (2 * g + 1), as: SIMD8<Int32>.self) &>> 16
+            @inline(__always) func dots(_ a: UnsafeRawPointer) -> SIMD8<Int32> {
+                @inline(__always) func q(_ k: Int) -> SIMD32<Int8> { unsafeBitCast(AVX2.broadcast4(a, 4 * (c + k)), to: SIMD32<Int8>.self) }
+                var l = AVX2.dotAdd(SIMD8(), w0, q(0)), h = AVX2.dotAdd(SIMD8(), w4, q(4))
+                l = AVX2.dotAdd(l, w1, q(1)); h = AVX2.dotAdd(h, w5, q(5))
+                l = AVX2.dotAdd(l, w2, q(2)); h = AVX2.dotAdd(h, w6, q(6))
+                l = AVX2.dotAdd(l, w3, q(3)); h = AVX2.dotAdd(h, w7, q(7))
+                return F.maxUnsigned < 32 ? (l &+ h) &* lo : l &* lo &+ h &* hi
+            }
+            s0 &+= dots(a0); s1 &+= dots(a1); s2 &+= dots(a2); s3 &+= dots(a3)
+        }
+        fold(&acc.0, p, x.0, b, sum: s0, offset: offsetDot(p, x.0, b))
+        fold(&acc.1, p, x.1, b, sum: s1, offset: offsetDot(p, x.1, b))
+        fold(&acc.2, p, x.2, b, sum: s2, offset: offsetDot(p, x.2, b))
+        fold(&acc.3, p, x.3, b, sum: s3, offset: offsetDot(p, x.3, b))
+    }
+    #endif
 }
 #endif

@@ -12,8 +12,20 @@ protocol AVX2PackedTileKernel: SendableMetatype {
     static func pack(_ w: WeightMatrix, rows r0: Int, blocks: Int, into packed: UnsafeMutableRawPointer)
     /// Folds token row `xt`'s block `b` against packed block `p` into `acc` (lane = row).
     static func step(_ acc: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int)
+    /// Folds block `b` of four token rows into their accumulators (by default ``step(_:_:_:_:)``
+    /// four times; a kernel overrides it to share weight loads between the tokens).
+    static func step4(_ acc: inout (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), _ p: UnsafeRawPointer,
+                      _ x: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), _ b: Int)
     /// Rows that do not fill a tile, by the format's row kernel.
     static func rowMatMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>)
+}
+
+extension AVX2PackedTileKernel {
+    @inline(__always)
+    static func step4(_ acc: inout (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), _ p: UnsafeRawPointer,
+                      _ x: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), _ b: Int) {
+        step(&acc.0, p, x.0, b); step(&acc.1, p, x.1, b); step(&acc.2, p, x.2, b); step(&acc.3, p, x.3, b)
+    }
 }
 
 /// The loops every packed prefill kernel shares: tiles of 8 rows packed once per call and swept
@@ -43,16 +55,13 @@ enum AVX2PackedTileLoops<K: AVX2PackedTileKernel> {
                       stride: Int) {
         var t = 0
         while t + 4 <= x.nTokens {
-            let x0 = x.row(t), x1 = x.row(t + 1), x2 = x.row(t + 2), x3 = x.row(t + 3)
-            var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>(), acc2 = SIMD8<Float>(), acc3 = SIMD8<Float>()
-            for b in 0..<blocks {
-                let p = UnsafeRawPointer(packed + b * K.packedBlockBytes)
-                K.step(&acc0, p, x0, b); K.step(&acc1, p, x1, b); K.step(&acc2, p, x2, b); K.step(&acc3, p, x3, b)
-            }
-            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc0, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 1) * stride).storeBytes(of: acc1, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 2) * stride).storeBytes(of: acc2, as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(out + (t + 3) * stride).storeBytes(of: acc3, as: SIMD8<Float>.self)
+            let rows = (x.row(t), x.row(t + 1), x.row(t + 2), x.row(t + 3))
+            var acc = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+            for b in 0..<blocks { K.step4(&acc, UnsafeRawPointer(packed + b * K.packedBlockBytes), rows, b) }
+            UnsafeMutableRawPointer(out + t * stride).storeBytes(of: acc.0, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(out + (t + 1) * stride).storeBytes(of: acc.1, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(out + (t + 2) * stride).storeBytes(of: acc.2, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(out + (t + 3) * stride).storeBytes(of: acc.3, as: SIMD8<Float>.self)
             t += 4
         }
         while t < x.nTokens {
