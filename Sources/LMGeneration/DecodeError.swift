@@ -1,3 +1,4 @@
+import LMGrammar
 import LMTransformer
 
 /// Why decoding failed.
@@ -14,6 +15,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The model's logits for the token at `position` hold a NaN or an infinity (corrupt or mistyped
     /// weights): sampling from them would pick an arbitrary token, so decoding stops.
     case nonFiniteLogits(position: Int)
+    /// The guide's grammar cannot be followed at this step (a pattern whose automaton blows up).
+    case grammar(GrammarError)
 
     public var description: String {
         switch self {
@@ -26,6 +29,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
             "no token can continue the response"
         case let .forwardPass(error):
             "\(error)"
+        case let .grammar(error):
+            "the response's grammar cannot be enforced: \(error)"
         case let .nonFiniteLogits(position):
             "the model's output at position \(position) is not finite (NaN or infinity): its weights are likely corrupt"
         }

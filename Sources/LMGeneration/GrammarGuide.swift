@@ -24,8 +24,11 @@ public struct GrammarGuide: TokenGuide {
     public var completionTokenCount: Int? { matcher.completionTokenCount }
 
     /// `.end` once nothing is allowed any more (the value ended).
-    public mutating func next() -> GuideDecision {
+    /// - Throws: ``DecodeError/grammar(_:)`` when the grammar cannot be followed here (its pattern
+    ///   blew up when determinized, ``GrammarError/stepTooLarge(states:)``).
+    public mutating func next() throws(DecodeError) -> GuideDecision {
         mask.withUnsafeMutableBufferPointer { matcher.computeMask(into: $0) }
+        if let failure = matcher.failure { throw .grammar(failure) }
         return mask.contains(where: { $0 != 0 }) ? .sample(masked: true) : .end
     }
 
@@ -34,8 +37,11 @@ public struct GrammarGuide: TokenGuide {
     }
 
     public mutating func narrow(after token: Int, tokensLeft: Int) throws(DecodeError) -> Bool {
-        if (matcher.completionTokenCount(after: token) ?? .max) <= tokensLeft - 1 { return false }
+        let fits = (matcher.completionTokenCount(after: token) ?? .max) <= tokensLeft - 1
+        if let failure = matcher.failure { throw .grammar(failure) }
+        if fits { return false }
         let kept = mask.withUnsafeMutableBufferPointer { matcher.restrictMask($0, closingWithin: tokensLeft - 1) }
+        if let failure = matcher.failure { throw .grammar(failure) }
         guard kept > 0 else { throw .budgetTooSmall(tokensLeft: max(0, tokensLeft), needed: matcher.completionTokenCount) }
         return true
     }
@@ -44,8 +50,11 @@ public struct GrammarGuide: TokenGuide {
         clear(token, in: &mask)
     }
 
-    public func accept(_ token: Int) -> TokenKind {
-        guard matcher.accept(token: token) else { return .rejected }
+    public func accept(_ token: Int) throws(DecodeError) -> TokenKind {
+        guard matcher.accept(token: token) else {
+            if let failure = matcher.failure { throw .grammar(failure) }
+            return .rejected
+        }
         return matcher.isTerminated ? .end : .text
     }
 }

@@ -217,19 +217,25 @@ public struct GrammarOptions: Sendable, Equatable {
     /// it stood in) before it drops its caches between two steps and starts them again, as RE2's
     /// lazy DFA does; bounds memory for patterns whose DFA would blow up.
     public var maxCachedStates: Int
+    /// Determinized states one step of a matcher (a token mask, or taking one token) may add to
+    /// its cache. A pattern whose DFA blows up within one step (`(a|b)*a(a|b){20}` needs 2^21
+    /// states) fails that step with `GrammarError.stepTooLarge` instead of taking memory without
+    /// bound (about 1.2 KiB per state).
+    public var maxStatesPerStep: Int
 
     /// The largest `maxLength` spelt out; a larger bound is enforced as this one (a shorter string
     /// is still valid).
     public var maxStringLength: Int
 
     public init(maxSpaces: Int = 1, maxAnyValueDepth: Int = 4, maxRecursionDepth: Int = 3, maxStates: Int = 500_000,
-                maxCachedStates: Int = 16_384, maxStringLength: Int = 512) {
+                maxCachedStates: Int = 16_384, maxStringLength: Int = 512, maxStatesPerStep: Int = 32_768) {
         self.maxStringLength = maxStringLength
         self.maxSpaces = maxSpaces
         self.maxAnyValueDepth = maxAnyValueDepth
         self.maxRecursionDepth = maxRecursionDepth
         self.maxStates = maxStates
         self.maxCachedStates = maxCachedStates
+        self.maxStatesPerStep = maxStatesPerStep
     }
 }
 
@@ -244,6 +250,9 @@ public enum GrammarError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyLanguage(String)
     /// The automaton would exceed `GrammarOptions.maxStates`.
     case tooLarge(states: Int)
+    /// One step of a matcher needed more than `states` determinized states
+    /// (`GrammarOptions.maxStatesPerStep` over its cache): the pattern cannot be enforced.
+    case stepTooLarge(states: Int)
     /// The JSON Schema could not be read: where (a JSON pointer into the schema) and why.
     case invalidSchema(path: String, reason: String)
     /// The JSON Schema uses `keyword` (at the JSON pointer `path`) in a way the grammar cannot
@@ -256,6 +265,8 @@ public enum GrammarError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .undefinedReference(n): "reference to undefined \"\(n)\""
         case let .emptyLanguage(w): "no value satisfies the grammar: \(w)"
         case let .tooLarge(n): "grammar automaton larger than \(n) states"
+        case let .stepTooLarge(n):
+            "the grammar's pattern needs more than \(n) determinized states to check one token (it blows up when determinized, as (a|b)*a(a|b){20} does)"
         case let .invalidSchema(path, reason): "schema at \"\(path)\": \(reason)"
         case let .unsupportedKeyword(path, keyword, reason): "schema at \"\(path)\": \(keyword) cannot be enforced: \(reason)"
         }

@@ -4,6 +4,7 @@ public struct CompiledGrammar: Sendable {
     let nfa: ByteNFA
     let liveness: NFALiveness
     let maxCachedStates: Int
+    let maxStatesPerStep: Int
     let maxRecursionDepth: Int
 
     /// - Throws: `GrammarError` for an unsupported pattern, an undefined reference, an empty
@@ -12,6 +13,7 @@ public struct CompiledGrammar: Sendable {
         nfa = try GrammarCompiler.compile(grammar, options: options)
         liveness = NFALiveness(nfa)
         maxCachedStates = max(options.maxCachedStates, 64)
+        maxStatesPerStep = max(options.maxStatesPerStep, 64)
         maxRecursionDepth = options.maxRecursionDepth
         let contexts = CallContexts(nfa: nfa, liveness: liveness, maxRecursionDepth: maxRecursionDepth)
         if !contexts.isLive(nfa.start, in: CallContexts.root) { throw .emptyLanguage("no complete value is reachable") }
@@ -38,7 +40,8 @@ public final class GrammarMatcher {
     ///   - grammar: the compiled grammar.
     ///   - index: the prepared vocabulary; its token ids are the ids masks and `accept` use.
     public init(grammar: CompiledGrammar, index: TokenIndex) {
-        dfa = LazyDFA(nfa: grammar.nfa, liveness: grammar.liveness, maxRecursionDepth: grammar.maxRecursionDepth)
+        dfa = LazyDFA(nfa: grammar.nfa, liveness: grammar.liveness, maxRecursionDepth: grammar.maxRecursionDepth,
+                      stateLimit: grammar.maxCachedStates + grammar.maxStatesPerStep)
         maxCachedStates = grammar.maxCachedStates
         self.index = index
         state = dfa.start
@@ -76,6 +79,11 @@ public final class GrammarMatcher {
         return runs.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 }
     }
 
+    /// Set once a step needed more determinized states than the grammar's options allow
+    /// (``GrammarError/stepTooLarge(states:)``); the masks and answers of that step and after are
+    /// not to be used.
+    public var failure: GrammarError? { dfa.overflowed ? .stepTooLarge(states: dfa.stateLimit) : nil }
+
     /// Number of determinized states cached now.
     public var cachedStateCount: Int { dfa.stateCount }
 
@@ -97,6 +105,10 @@ public final class GrammarMatcher {
         }
         limitCache()
         let cached = tokenMask(for: state)
+        guard !dfa.overflowed else {
+            mask.update(repeating: 0)
+            return
+        }
         cached.withUnsafeBufferPointer { src in
             for w in 0..<index.wordCount { mask[w] = src[w] }
         }
@@ -125,7 +137,7 @@ public final class GrammarMatcher {
     /// Advances by token `token` if the grammar allows it.
     /// - Returns: false (and no change) when the token is not allowed.
     public func accept(token: Int) -> Bool {
-        guard !ended, state >= 0, token >= 0, token < index.tokenCount else { return false }
+        guard !ended, !dfa.overflowed, state >= 0, token >= 0, token < index.tokenCount else { return false }
         if index.endOfGenerationMask[token >> 6] & (1 << UInt64(token & 63)) != 0 {
             guard dfa.accepting[Int(state)] else { return false }
             ended = true
@@ -146,7 +158,7 @@ public final class GrammarMatcher {
     /// Advances by raw bytes (text forced by the caller) if the grammar allows them.
     /// - Returns: false (and no change) when some byte is not allowed.
     public func accept(bytes: some Sequence<UInt8>) -> Bool {
-        guard !ended, state >= 0 else { return false }
+        guard !ended, !dfa.overflowed, state >= 0 else { return false }
         limitCache()
         var s = state
         for b in bytes {

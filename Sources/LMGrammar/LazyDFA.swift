@@ -32,15 +32,20 @@ final class LazyDFA {
     private var stack: [Int64] = []
 
     private(set) var start: Int32 = LazyDFA.dead
+    /// States at most; a state past it is not made (its transition reads as dead) and
+    /// `overflowed` is set for good.
+    let stateLimit: Int
+    private(set) var overflowed = false
 
-    init(nfa: ByteNFA, liveness: NFALiveness, maxRecursionDepth: Int) {
+    init(nfa: ByteNFA, liveness: NFALiveness, maxRecursionDepth: Int, stateLimit: Int = .max) {
         self.nfa = nfa
+        self.stateLimit = stateLimit
         contexts = CallContexts(nfa: nfa, liveness: liveness, maxRecursionDepth: maxRecursionDepth)
         capacity = 1024  // 1 MiB of rows; pages are touched only as states appear
         table = .allocate(capacity: capacity * 256)
         mark = [UInt32](repeating: 0, count: nfa.count)
         let first = closure(of: [Int64(nfa.start)])
-        start = first.isEmpty ? Self.dead : intern(first)
+        start = first.isEmpty ? Self.dead : (intern(first) ?? Self.dead)
     }
 
     @inline(__always) static func state(_ run: Int64) -> Int32 { Int32(truncatingIfNeeded: run) }
@@ -78,7 +83,7 @@ final class LazyDFA {
             let t: Int32
             if targets.isEmpty { t = Self.dead } else {
                 let next = closure(of: targets)
-                t = next.isEmpty ? Self.dead : intern(next)
+                t = next.isEmpty ? Self.dead : (intern(next) ?? Self.dead)
             }
             // `intern` may have moved the table.
             let row = table + Int(s) * 256
@@ -141,12 +146,17 @@ final class LazyDFA {
         inFreeString.removeAll(keepingCapacity: true)
         masks.removeAll(keepingCapacity: true)
         completionLengths.removeAll(keepingCapacity: true)
-        start = intern(first)
-        return intern(keep)
+        start = intern(first) ?? Self.dead
+        return intern(keep) ?? Self.dead
     }
 
-    private func intern(_ set: [Int64]) -> Int32 {
+    /// The id of `set`, made if new; nil (and `overflowed`) when a new state would pass `stateLimit`.
+    private func intern(_ set: [Int64]) -> Int32? {
         if let id = index[set] { return id }
+        guard sets.count < stateLimit else {
+            overflowed = true
+            return nil
+        }
         let id = Int32(sets.count)
         sets.append(set)
         index[set] = id

@@ -311,4 +311,41 @@ struct GrammarPitfallTests {
         #expect(wrong.feed("\"" + text + String(repeating: "b", count: 13)))
         #expect(!wrong.allows("\""))
     }
+
+    /// Every string over {a, b} of 1 to 12 letters, then `"`: a vocabulary whose token trie walks
+    /// thousands of states of a pattern that blows up when determinized.
+    static let abIndex: TokenIndex = {
+        var tokens: [[UInt8]] = []
+        var layer: [[UInt8]] = [[]]
+        for _ in 1...12 {
+            layer = layer.flatMap { [$0 + [UInt8(ascii: "a")], $0 + [UInt8(ascii: "b")]] }
+            tokens += layer
+        }
+        return TokenIndex(ArrayVocabulary(tokens: tokens + [[UInt8(ascii: "\"")]]))
+    }()
+
+    @Test("a pattern whose DFA blows up within one mask fails that step with stepTooLarge, in bounded memory")
+    func stepLimit() throws {
+        // "an a twenty letters from the end": 2^21 DFA states; one mask from here walks 8,190 tokens.
+        let g = Grammar(root: .string(pattern: "[ab]*a[ab]{20}"))
+        let probe = try GrammarProbe(g, index: Self.abIndex, options: GrammarOptions(maxCachedStates: 64, maxStatesPerStep: 1_000))
+        #expect(probe.feed("\"ab"))
+        #expect(probe.matcher.failure == nil)
+        var mask = [UInt64](repeating: .max, count: Self.abIndex.wordCount)
+        mask.withUnsafeMutableBufferPointer { probe.matcher.computeMask(into: $0) }
+        #expect(probe.matcher.failure == .stepTooLarge(states: 1_064))
+        #expect(mask.allSatisfy { $0 == 0 })
+        #expect(probe.matcher.cachedStateCount <= 1_064)
+        #expect(!probe.matcher.accept(token: 0))
+
+        // The same pattern with room for the step: the mask holds every a/b token (the pattern can
+        // still be completed after any of them) and not the quote (no a twenty from the end yet).
+        let roomy = try GrammarProbe(g, index: Self.abIndex, options: GrammarOptions(maxCachedStates: 64, maxStatesPerStep: 20_000))
+        #expect(roomy.feed("\"ab"))
+        var full = [UInt64](repeating: 0, count: Self.abIndex.wordCount)
+        full.withUnsafeMutableBufferPointer { roomy.matcher.computeMask(into: $0) }
+        #expect(roomy.matcher.failure == nil)
+        let allowed = (0..<Self.abIndex.tokenCount).filter { full[$0 >> 6] >> UInt64($0 & 63) & 1 == 1 }
+        #expect(allowed.count == Self.abIndex.tokenCount - 1)
+    }
 }

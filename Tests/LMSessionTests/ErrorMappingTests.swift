@@ -174,6 +174,21 @@ struct ErrorMappingTests {
             session.errorConvention = convention
             return try await caught { _ = try await session.respond(to: "A code.", schema: lookahead, options: RealModel.greedy(20)) }
         },
+        Scenario(name: "the response schema has a pattern whose automaton blows up while generating", sdk27: "LanguageModelError.unsupportedGenerationGuide",
+                 sdk26: "LanguageModelSession.GenerationError.unsupportedGuide",
+                 check: { error in
+                     guard case LanguageModelError.unsupportedGenerationGuide(let guide) = error else { return false }
+                     return guide.schemaName == "GeneratedContent"
+                         && guide.debugDescription.hasPrefix("The schema cannot be enforced: the grammar's pattern needs more than")
+                 }) { convention in
+            // Compiles (the NFA is small); its DFA has 2^31 states, met while masking the first token of the string.
+            let blowUp = GenerationSchema(type: GeneratedContent.self, description: "A code", properties: [
+                .init(name: "code", type: String.self, guides: [.pattern("[a-z]*a[a-z]{30}")]),
+            ])
+            let session = LanguageModelSession(model: RealModel.model)
+            session.errorConvention = convention
+            return try await caught { _ = try await session.respond(to: "A code.", schema: blowUp, options: RealModel.greedy(40)) }
+        },
         Scenario(name: "a tool's parameters have a guide the grammar cannot enforce", sdk27: "LanguageModelError.unsupportedGenerationGuide",
                  sdk26: "LanguageModelSession.GenerationError.unsupportedGuide",
                  check: { error in

@@ -35,7 +35,7 @@ package enum LocalDecoding {
                 let reason = try Decoding.run(&sequence, on: forward, from: logits, isCancelled: isCancelled) { responseText += $0; emit(.text($0)) }
                 return (sequence, reason)
             } catch let error as DecodeError {
-                throw Self.sessionError(error)
+                throw Self.sessionError(error, schemaName: request.schema.flatMap { $0.formatName.isEmpty ? nil : $0.formatName })
             }
         }
         func finish<Guide>(_ sequence: inout DecodeSequence<Guide>, _ reason: StopReason) {
@@ -79,8 +79,9 @@ extension LocalDecoding {
 
     /// The session's error for a decode failure: a full context is ``LanguageModelError/contextSizeExceeded(_:)``,
     /// a value that cannot be completed is a ``GeneratedContent/ParsingError`` (its `rawContent` is filled in
-    /// by the session, which has the text), and a forward-pass failure is passed on as the runtime's `InferenceError`.
-    static func sessionError(_ error: DecodeError) -> any Swift.Error {
+    /// by the session, which has the text), a grammar that cannot be followed at run time is
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)``, and a forward-pass failure is passed on as the runtime's `InferenceError`.
+    static func sessionError(_ error: DecodeError, schemaName: String? = nil) -> any Swift.Error {
         switch error {
         case let .contextFull(needed, contextSize):
             LanguageModelError.contextSizeExceeded(needed: needed, contextSize: contextSize)
@@ -90,6 +91,8 @@ extension LocalDecoding {
             inner
         case .nonFiniteLogits:
             SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: error.description))
+        case let .grammar(inner):
+            LanguageModelError.unsupportedGenerationGuide(.init(schemaName: schemaName, debugDescription: "The schema cannot be enforced: \(inner)"))
         }
     }
 }
