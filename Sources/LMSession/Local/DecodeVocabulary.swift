@@ -46,14 +46,15 @@ extension ToolCallDecoder.EnvelopeTokens {
     /// The texts of `syntax` as `tokenizer` writes them (special-token text parsed, so a vocabulary with a
     /// `<tool_call>` token uses it).
     ///
-    /// The tag that starts a call in free text is the opening text without its trailing whitespace (Qwen writes
-    /// `<tool_call>` then a newline, often as two tokens); when the opening text is empty (Llama 3), it is the
+    /// The tag that starts a call in free text is the opening text without its surrounding whitespace (Qwen writes
+    /// `<tool_call>` then a newline, often as two tokens; whitespace before the tag is free text); when the opening text is empty (Llama 3), it is the
     /// call's JSON up to its first key, `{"name"`. Closing texts are refused in a response, trimmed likewise.
     init(_ tokenizer: Tokenizer, syntax: ToolCallSyntax) {
         func tokens(_ text: String) -> [Int] { text.isEmpty ? [] : tokenizer.encode(text, addBOS: false, parseSpecial: true) }
         let quote = tokens("\"")
-        let tag = syntax.callStartIsJSON ? syntax.callStart : String(syntax.open.reversed().drop { $0.isWhitespace }.reversed())
-        let rest = syntax.callStartIsJSON ? "" : String(syntax.open.dropFirst(tag.count))
+        let trimmedOpen = syntax.open.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tag = syntax.callStartIsJSON || trimmedOpen.isEmpty ? syntax.callStart : trimmedOpen
+        let rest = syntax.callStartIsJSON ? "" : syntax.open.range(of: tag).map { String(syntax.open[$0.upperBound...]) } ?? ""
         let trimmedClose = syntax.close.trimmingCharacters(in: .whitespacesAndNewlines)
         let tags = ToolMarkupScanner.Tags(open: tag, others: [trimmedClose, ToolCallEnvelope.responseOpen, ToolCallEnvelope.responseClose,
                                                               "<tools>", "</tools>"])

@@ -3,14 +3,14 @@ import LMTransformer
 
 /// One message of a prompt before rendering: the role and text every format needs, and for a template that
 /// renders tools itself the structured call or output.
-struct PromptMessage: Sendable {
-    var role: ChatMessage.Role
+package struct PromptMessage: Sendable {
+    package var role: ChatMessage.Role
     /// The text; for calls and outputs that the template does not render itself, the envelope text.
-    var content: String
+    package var content: String
     /// The assistant's calls, when the template renders them (`tool_calls`).
-    var toolCalls: [Transcript.ToolCall] = []
+    package var toolCalls: [Transcript.ToolCall] = []
     /// The output's call, when the template renders tool messages (`tool_call_id`, `name`).
-    var toolOutput: (id: String, name: String)?
+    package var toolOutput: (id: String, name: String)?
 
     /// The message for the native renderers (text only).
     var chatMessage: ChatMessage { ChatMessage(role: role, content: content) }
@@ -18,7 +18,7 @@ struct PromptMessage: Sendable {
     /// The OpenAI-style message object templates read: `role` and `content`, plus `tool_calls`
     /// (`[{id, type: "function", function: {name, arguments}}]`, arguments as an object) or
     /// `tool_call_id` and `name`.
-    var jinjaValue: JinjaValue {
+    package var jinjaValue: JinjaValue {
         var pairs: [(key: String, value: JinjaValue)] = [(key: "role", value: .string(role.rawValue)), (key: "content", value: .string(content))]
         if !toolCalls.isEmpty {
             pairs.append((key: "tool_calls", value: .array(toolCalls.map { call in
@@ -42,7 +42,7 @@ extension TranscriptRenderer {
     /// One message per entry, and the tool definitions the template renders (empty when it does not render
     /// tools: they are then in the system message). The schema of the last prompt is described only when
     /// `includeSchemaInPrompt` (earlier prompts always describe theirs, so re-renders stay stable).
-    func messages(for request: LanguageModelRequest) -> (messages: [PromptMessage], tools: [Transcript.ToolDefinition]) {
+    package func messages(for request: LanguageModelRequest) -> (messages: [PromptMessage], tools: [Transcript.ToolDefinition]) {
         let lastPrompt = request.transcript.lastIndex { if case .prompt = $0 { true } else { false } }
         let messages = request.transcript.enumerated().compactMap { index, entry in
             message(for: entry, schemaIncluded: index != lastPrompt || request.includeSchemaInPrompt)
@@ -81,8 +81,8 @@ extension TranscriptRenderer {
             return PromptMessage(role: .assistant, content: "", toolCalls: Array(calls))
         case .toolOutput(let output):
             guard toolSyntax.renderedByTemplate else {
-                // The template's tool role (ChatML renders any role; Gemma folds it into a user turn).
-                return PromptMessage(role: .tool, content: ToolCallEnvelope.response(output))
+                // The template's tool role (ChatML renders any role; Gemma folds it into a user turn), else a user turn.
+                return PromptMessage(role: toolOutputRole, content: ToolCallEnvelope.response(output))
             }
             return PromptMessage(role: .tool, content: output.segments.descriptionText, toolOutput: (output.id, output.toolName))
         case .response(let response):

@@ -11,17 +11,40 @@ import LMTransformer
 /// (``ToolCallSyntax/renderedByTemplate``), definitions go in its `tools` variable, calls in the assistant
 /// message's `tool_calls` and outputs in `tool` messages, as OpenAI-style objects; otherwise the tools are
 /// described in the system message and calls and outputs are message text in the syntax's envelope.
-struct TranscriptRenderer: Sendable {
-    let format: ChatFormat
-    let tokenizer: Tokenizer
+package struct TranscriptRenderer: Sendable {
+    package let format: ChatFormat
+    package let tokenizer: Tokenizer
     /// How tool calls are written (derived from the template, else the architecture's convention).
-    let toolSyntax: ToolCallSyntax
+    package let toolSyntax: ToolCallSyntax
+
+    /// The role of a tool output's message when the template does not render tool results itself: `tool` when
+    /// the template prints that role's messages (ChatML's templates print any role), else `user` (Phi-3's
+    /// template drops messages of roles it does not know, which would hide the output from the model).
+    let toolOutputRole: ChatMessage.Role
+
+    package init(format: ChatFormat, tokenizer: Tokenizer, toolSyntax: ToolCallSyntax) {
+        self.format = format
+        self.tokenizer = tokenizer
+        self.toolSyntax = toolSyntax
+        toolOutputRole = switch format {
+        case .native: .tool
+        case .jinja(let template):
+            Self.printsToolMessages(template) ? .tool : .user
+        }
+    }
+
+    /// Whether `template` shows the text of a `tool` message that follows an answer.
+    private static func printsToolMessages(_ template: JinjaChatTemplate) -> Bool {
+        let probe = "probe_tool_output_5"
+        let messages = [ChatMessage(role: .user, content: "u"), ChatMessage(role: .assistant, content: "a"), ChatMessage(role: .tool, content: probe)]
+        return (try? template.render(messages, addGenerationPrompt: true).text.contains(probe)) ?? false
+    }
 
     /// The envelope layout of ``toolSyntax``.
     var toolStyle: ToolCallEnvelope.Style { toolSyntax.isList ? .list : .object }
 
     /// A rendered conversation, in the form its format tokenizes.
-    enum Rendered {
+    package enum Rendered {
         case native([ChatTemplate.Segment])
         case jinja(JinjaRendering)
     }
@@ -29,7 +52,7 @@ struct TranscriptRenderer: Sendable {
     /// The prompt tokens for `request`: every entry, then the assistant turn's opening.
     /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when the template refuses the
     ///   conversation (`raise_exception`, such as Llama 3.1's "only single tool-calls") or fails on it.
-    func promptTokens(for request: LanguageModelRequest) throws(LanguageModelError) -> [Int] {
+    package func promptTokens(for request: LanguageModelRequest) throws(LanguageModelError) -> [Int] {
         let (messages, tools) = messages(for: request)
         return tokenize(try rendered(messages, tools: tools, addGenerationPrompt: true, transcript: request.transcript))
     }
@@ -58,7 +81,7 @@ struct TranscriptRenderer: Sendable {
 
     /// Tokens of `input` as it appears in a rendered prompt.
     /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` as ``promptTokens(for:)``.
-    func tokenCount(for input: LanguageModelTokenCountInput) throws(LanguageModelError) -> Int {
+    package func tokenCount(for input: LanguageModelTokenCountInput) throws(LanguageModelError) -> Int {
         switch input {
         case .request(let request):
             return try promptTokens(for: request).count
@@ -130,7 +153,7 @@ struct TranscriptRenderer: Sendable {
 
     /// Renders `messages` (and, when the template renders them, `tools`) in the model's format.
     /// - Throws: ``JinjaError`` when the template refuses or fails (never for the native formats).
-    func render(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition], addGenerationPrompt: Bool) throws(JinjaError) -> Rendered {
+    package func render(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition], addGenerationPrompt: Bool) throws(JinjaError) -> Rendered {
         switch format {
         case .native(let template):
             return .native(template.segments(messages.map(\.chatMessage), addGenerationPrompt: addGenerationPrompt))
@@ -143,7 +166,7 @@ struct TranscriptRenderer: Sendable {
 
     /// Tokens of a rendering: control-token text in the template's own text becomes the control token,
     /// never in message text; BOS is prepended when the model expects it.
-    func tokenize(_ rendered: Rendered) -> [Int] {
+    package func tokenize(_ rendered: Rendered) -> [Int] {
         switch (rendered, format) {
         case let (.native(segments), _): ChatTemplate.tokens(segments, tokenizer: tokenizer)
         case let (.jinja(rendering), .jinja(template)): template.tokens(rendering, tokenizer: tokenizer)

@@ -8,7 +8,9 @@ extension JinjaChatTemplate {
     /// call (the text between the generation prompt and the end-of-turn token is `open`, the call's
     /// JSON, `close`), of two calls (the text between them, less `close` and `open`, is the
     /// separator; a template that refuses two calls, as Llama 3.1's does, makes one per turn), and a
-    /// tool result after the call. The template defines a syntax when the definition, the call's
+    /// tool result after the call. An empty reasoning block before the calls (`<think>…</think>`) is left
+    /// out of `open`. What follows a plain answer's text (`<|im_end|>\n`, `<|eot_id|>`) ends
+    /// the turn and is not part of `close`. The template defines a syntax when the definition, the call's
     /// JSON `{"name": NAME, "arguments" or "parameters": ARGUMENTS}` and the result all appear and
     /// the assistant turn continues the generation prompt (so the session can constrain it).
     /// Lists of calls with per-call ids (Mistral's `[TOOL_CALLS]`, Granite's `<|tool_call|>`) are not
@@ -27,9 +29,19 @@ extension JinjaChatTemplate {
               let result = probe([Probe.user, Probe.assistant(calls: 1), Probe.toolResult], true),
               result.contains(Probe.result)
         else { return nil }
-        let open = String(turn[..<call.range.lowerBound])
+        var open = String(turn[..<call.range.lowerBound])
+        // An empty reasoning block the template writes before the calls (Qwen 3's `<think>\n\n</think>\n\n`) is
+        // the model's own text, not the call's markup.
+        if let thought = open.range(of: "</think>") {
+            open = String(open[thought.upperBound...].drop { $0.isWhitespace })
+        }
         var close = String(turn[call.range.upperBound...])
-        if let end = endOfGenerationTexts.compactMap({ close.range(of: $0)?.lowerBound }).min() {
+        // What ends an assistant turn: the text after a plain answer's content (else the first
+        // end-of-generation token) is not part of the call's closing text.
+        if let plain = probe([Probe.user, Probe.answer], false), let content = plain.range(of: Probe.answerText),
+           case let turnEnd = String(plain[content.upperBound...]), !turnEnd.isEmpty, close.hasSuffix(turnEnd) {
+            close = String(close.utf8.dropLast(turnEnd.utf8.count))!
+        } else if let end = endOfGenerationTexts.compactMap({ close.range(of: $0)?.lowerBound }).min() {
             close = String(close[..<end])
         }
         var separator: String?
@@ -85,6 +97,9 @@ private enum Probe {
             })),
         ])
     }
+
+    static let answerText = "probe_answer_9"
+    static let answer: JinjaValue = .object([(key: "role", value: "assistant"), (key: "content", value: .string(answerText))])
 
     static let toolResult: JinjaValue = .object([
         (key: "role", value: "tool"), (key: "tool_call_id", value: "call_1"),
