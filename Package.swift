@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "LMGrammar"),
         .target(name: "LMJinja"),
         .target(name: "LMGeneration", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
-        .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar"]),
+        .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "LMJinja"]),
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
 
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "LMKernelsCore", "TestSupport"],
                     exclude: ["Architectures/Reference"]),
         .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
-        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "TestSupport"]),
+        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMTokenizer", "LMGGUF", "LMJinja", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
         // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.

@@ -1,6 +1,8 @@
+import Foundation
 import LMGeneration
 import LMGrammar
 import LMTokenizer
+import LMTransformer
 
 /// What decoding a response needs from the model's vocabulary: each token's text, the tokens that end
 /// generation, and, for guided and tool-calling requests, the vocabulary prepared for token masks and
@@ -19,13 +21,13 @@ package struct DecodeVocabulary: Sendable {
     let envelope: @Sendable () -> ToolCallDecoder.EnvelopeTokens
 
     /// The vocabulary of `tokenizer`; `indexCache` keeps the mask index across requests.
-    init(tokenizer: Tokenizer, toolStyle: ToolCallEnvelope.Style, indexCache: TokenIndexCache) {
+    init(tokenizer: Tokenizer, toolSyntax: ToolCallSyntax, indexCache: TokenIndexCache) {
         tokenCount = tokenizer.vocabularySize
         endOfGeneration = tokenizer.eogIDs
         pieces = tokenizer.pieces
         tokenBytes = { tokenizer.tokenBytes($0) }
         index = { indexCache.index(for: tokenizer) }
-        envelope = { ToolCallDecoder.EnvelopeTokens(tokenizer, style: toolStyle) }
+        envelope = { ToolCallDecoder.EnvelopeTokens(tokenizer, syntax: toolSyntax) }
     }
 
     /// A vocabulary given as each token's bytes (`tokens[i]` is token `i`; the same bytes are its text).
@@ -41,13 +43,25 @@ package struct DecodeVocabulary: Sendable {
 }
 
 extension ToolCallDecoder.EnvelopeTokens {
-    /// The envelope texts as `tokenizer` writes them (special-token text parsed, so a vocabulary with a
+    /// The texts of `syntax` as `tokenizer` writes them (special-token text parsed, so a vocabulary with a
     /// `<tool_call>` token uses it).
-    init(_ tokenizer: Tokenizer, style: ToolCallEnvelope.Style) {
-        func tokens(_ text: String) -> [Int] { tokenizer.encode(text, addBOS: false, parseSpecial: true) }
+    ///
+    /// The tag that starts a call in free text is the opening text without its surrounding whitespace (Qwen writes
+    /// `<tool_call>` then a newline, often as two tokens; whitespace before the tag is free text); when the opening text is empty (Llama 3), it is the
+    /// call's JSON up to its first key, `{"name"`. Closing texts are refused in a response, trimmed likewise.
+    init(_ tokenizer: Tokenizer, syntax: ToolCallSyntax) {
+        func tokens(_ text: String) -> [Int] { text.isEmpty ? [] : tokenizer.encode(text, addBOS: false, parseSpecial: true) }
         let quote = tokens("\"")
-        self.init(open: tokens(ToolCallEnvelope.open), close: tokens(ToolCallEnvelope.close),
-                  separatorAndOpen: tokens(ToolCallEnvelope.separator + ToolCallEnvelope.open), style: style,
-                  quote: quote.count == 1 ? quote[0] : nil)
+        let trimmedOpen = syntax.open.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tag = syntax.callStartIsJSON || trimmedOpen.isEmpty ? syntax.callStart : trimmedOpen
+        let rest = syntax.callStartIsJSON ? "" : syntax.open.range(of: tag).map { String(syntax.open[$0.upperBound...]) } ?? ""
+        let trimmedClose = syntax.close.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tags = ToolMarkupScanner.Tags(open: tag, others: [trimmedClose, ToolCallEnvelope.responseOpen, ToolCallEnvelope.responseClose,
+                                                              "<tools>", "</tools>"])
+        self.init(open: tokens(syntax.callStart), close: tokens(syntax.close),
+                  separatorAndOpen: syntax.separator.map { tokens($0 + syntax.callStart) } ?? [],
+                  style: syntax.isList ? .list : .object, quote: quote.count == 1 ? quote[0] : nil,
+                  argumentsKey: syntax.argumentsKey, tags: tags, tagStartsJSON: syntax.callStartIsJSON,
+                  tagBytes: Array(tag.utf8), openRest: (Array(rest.utf8), tokens(rest)))
     }
 }

@@ -82,7 +82,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
                 debugDescription: "The local model reads text only; the transcript holds attachments."))
         }
         let loaded = try provider.loadedForGeneration()
-        let prompt = loaded.renderer.promptTokens(for: request)
+        let prompt = try loaded.renderer.promptTokens(for: request)
         guard prompt.count <= loaded.contextSize else {
             throw LanguageModelError.contextSizeExceeded(needed: prompt.count, contextSize: loaded.contextSize)
         }
@@ -92,7 +92,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         }
         let context = try inferenceContext(loaded)
         guard let (logits, cached) = try load(prompt, into: context, stop: stop) else { return }
-        let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolStyle: loaded.renderer.toolStyle,
+        let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
                                           indexCache: loaded.tokenIndex)
         try LocalDecoding.run(request, vocabulary: vocabulary, forward: context, logits: logits, promptCount: prompt.count,
                               cached: cached, isCancelled: { stop.isSet }, emit: emit)

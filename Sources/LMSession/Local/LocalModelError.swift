@@ -1,3 +1,4 @@
+import LMJinja
 import LMTransformer
 
 /// Why a local model cannot be used. Carried by ``SystemLanguageModel/unavailabilityCause`` and thrown by
@@ -7,8 +8,9 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case fileNotFound(searched: [String])
     /// The file exists but is not a model we can run (bad GGUF, unsupported architecture, missing tensor...).
     case loadFailed(path: String, reason: String)
-    /// The model's chat template is not one we render (ChatML and Gemma turns are supported).
-    case unsupportedChatTemplate(path: String, reason: String)
+    /// The model's chat template (GGUF `tokenizer.chat_template`) does not load: a syntax error, or a construct
+    /// LMJinja does not support (``JinjaError/unsupported(construct:at:)`` names it and its line).
+    case unsupportedChatTemplate(path: String, JinjaError)
     /// Weights plus KV cache need more memory than the machine has, in bytes.
     case insufficientMemory(required: UInt64, available: UInt64)
     /// The requested context size is not usable (below 1).
@@ -22,8 +24,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             "no model file found; searched: \(searched.joined(separator: ", ")) (set LMSESSION_MODEL to a GGUF path)"
         case let .loadFailed(path, reason):
             "cannot load \(path): \(reason)"
-        case let .unsupportedChatTemplate(path, reason):
-            "\(path): unsupported chat template: \(reason)"
+        case let .unsupportedChatTemplate(path, error):
+            "\(path): the chat template does not load: \(error)"
         case let .insufficientMemory(required, available):
             "the model needs \(required / 1_048_576) MiB (weights and KV cache) but only \(available / 1_048_576) MiB are available"
         case .invalidContextSize(let size):

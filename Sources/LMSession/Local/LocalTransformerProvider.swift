@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The model is loaded lazily, once: every session on this provider shares one `TransformerModel`
 /// (read-only weights) and keeps its own `InferenceContext` (KV cache). Prompts are rendered with the model's
-/// chat template from the complete transcript; generation stops at an end-of-generation token, at
+/// chat template (the GGUF's own Jinja template, else the architecture's native format) from the complete transcript; generation stops at an end-of-generation token, at
 /// `maximumResponseTokens`, or with ``LanguageModelError/contextSizeExceeded(_:)`` when the context window is full.
 public final class LocalTransformerProvider: LanguageModelProvider {
     /// The provider of the default model (see ``defaultModelCandidates(environment:)``), resolved on first use.
@@ -70,16 +70,17 @@ public final class LocalTransformerProvider: LanguageModelProvider {
         } catch {
             throw .loadFailed(path: path, reason: error.description)
         }
-        let template: ChatTemplate
+        let format: ChatFormat
         do {
-            template = try ChatTemplate(detecting: model.tokenizer.chatTemplate, architecture: model.config.architecture)
+            format = try ChatFormat(tokenizer: model.tokenizer, architecture: model.config.architecture)
         } catch {
-            throw .unsupportedChatTemplate(path: path, reason: error.description)
+            guard case .chatTemplate(let jinja) = error else { throw .loadFailed(path: path, reason: error.description) }
+            throw .unsupportedChatTemplate(path: path, jinja)
         }
         let contextSize = min(requestedContextSize, model.config.contextLength > 0 ? model.config.contextLength : requestedContextSize)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
-        let renderer = TranscriptRenderer(template: template, tokenizer: model.tokenizer,
-                                          toolStyle: ToolCallEnvelope.Style(architecture: model.config.architecture))
+        let renderer = TranscriptRenderer(format: format, tokenizer: model.tokenizer,
+                                          toolSyntax: format.toolCallSyntax(architecture: model.config.architecture))
         return LoadedModel(model: model, renderer: renderer,
                            contextSize: contextSize, fileSize: fileSize)
     }
@@ -119,7 +120,7 @@ public final class LocalTransformerProvider: LanguageModelProvider {
 
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         let loaded = try loadedForGeneration()
-        return loaded.renderer.tokenCount(for: input)
+        return try loaded.renderer.tokenCount(for: input)
     }
 
     public func makeConversation() -> any LanguageModelConversation {

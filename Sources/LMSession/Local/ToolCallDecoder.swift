@@ -60,13 +60,33 @@ package struct ToolCallDecoder {
         package var style: ToolCallEnvelope.Style
         /// The token of a lone `"`, forced to close a string that has started repeating itself (nil: none).
         package var quote: Int?
+        /// The key of a call's arguments (`"arguments"`; Llama 3: `"parameters"`).
+        package var argumentsKey: String
+        /// The tags the response text is scanned for; the first starts a call.
+        package var tags: ToolMarkupScanner.Tags
+        /// Whether the starting tag is the beginning of the call's JSON (Llama 3's `{"name"`), which the grammar
+        /// then reads too, rather than markup before it.
+        package var tagStartsJSON: Bool
+        /// The starting tag's bytes.
+        package var tagBytes: [UInt8]
+        /// What the opening text has after the starting tag (Qwen's newline after `<tool_call>`): its bytes, and its
+        /// tokens, forced when the token that completed the tag ends there.
+        package var openRest: (bytes: [UInt8], tokens: [Int])
 
-        package init(open: [Int], close: [Int], separatorAndOpen: [Int], style: ToolCallEnvelope.Style, quote: Int? = nil) {
+        package init(open: [Int], close: [Int], separatorAndOpen: [Int], style: ToolCallEnvelope.Style, quote: Int? = nil,
+                     argumentsKey: String = "arguments", tags: ToolMarkupScanner.Tags = .standard,
+                     tagStartsJSON: Bool = false, tagBytes: [UInt8] = Array(ToolCallEnvelope.open.utf8),
+                     openRest: (bytes: [UInt8], tokens: [Int]) = ([], [])) {
             self.open = open
             self.close = close
             self.separatorAndOpen = separatorAndOpen
             self.style = style
             self.quote = quote
+            self.argumentsKey = argumentsKey
+            self.tags = tags
+            self.tagStartsJSON = tagStartsJSON
+            self.tagBytes = tagBytes
+            self.openRest = openRest
         }
     }
 
@@ -98,7 +118,7 @@ package struct ToolCallDecoder {
     private let callMatcher: GrammarMatcher
     let valueMatcher: GrammarMatcher?
     /// The tags in the response so far (free text or the structured answer's bytes).
-    private var markup = ToolMarkupScanner()
+    private var markup: ToolMarkupScanner
     private(set) var phase = Phase.start
     private var pendingForce: [Int] = []
     private var callBytes: [UInt8] = []
@@ -122,10 +142,12 @@ package struct ToolCallDecoder {
                  index: TokenIndex, tokenBytes: @escaping (Int) -> [UInt8], envelope: EnvelopeTokens,
                  makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelError) {
         do {
-            let grammar = try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound)
+            let grammar = try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound,
+                                               argumentsKey: envelope.argumentsKey)
             callMatcher = GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index)
         } catch {
-            let failing = definitions.filter { (try? Grammar.toolCall([$0], style: envelope.style, maximumCalls: 1)).flatMap { try? CompiledGrammar($0) } == nil }
+            let failing = definitions.filter { (try? Grammar.toolCall([$0], style: envelope.style, maximumCalls: 1,
+                                                                      argumentsKey: envelope.argumentsKey)).flatMap { try? CompiledGrammar($0) } == nil }
             throw .unsupportedGenerationGuide(.init(schemaName: failing.count == 1 ? failing[0].name : nil,
                                                     debugDescription: "The tools' parameters cannot be enforced: \(error)"))
         }
@@ -143,6 +165,7 @@ package struct ToolCallDecoder {
         self.envelope = envelope
         self.makeID = makeID
         self.mask = [UInt64](repeating: 0, count: index.wordCount)
+        self.markup = ToolMarkupScanner(envelope.tags)
     }
 
     /// What to do next.
@@ -258,6 +281,8 @@ package struct ToolCallDecoder {
     // MARK: - Steps
 
     /// Enters a call whose opening tag (or its rest) `tokens` will be forced next.
+    /// When the opening text is the start of the JSON (``EnvelopeTokens/tagStartsJSON``), the grammar reads it
+    /// here, as the forced tokens will spell it.
     private mutating func openCall(forcing tokens: [Int]) {
         phase = .call
         callMatcher.reset()
@@ -265,6 +290,10 @@ package struct ToolCallDecoder {
         callTokenCount = 0
         stringGuard = ToolCallStringGuard()
         pendingForce = tokens
+        if envelope.tagStartsJSON, callMatcher.accept(bytes: envelope.tagBytes) {
+            callBytes = envelope.tagBytes
+            stringGuard.advance(callBytes)
+        }
     }
 
     private mutating func acceptText(_ token: Int) throws(GeneratedContent.ParsingError) -> Acceptance {
@@ -278,11 +307,24 @@ package struct ToolCallDecoder {
         // must start the call's JSON.
         guard tag == .open, mode != .disallowed else { return .rejected }
         callMatcher.reset()
-        let rest = bytes[end...]
+        var rest = Array(bytes[end...])
+        var force: [Int] = []
+        if !envelope.openRest.bytes.isEmpty {
+            // The opening text goes on after the tag (a newline): forced when the token ends with the tag.
+            if rest.isEmpty {
+                force = envelope.openRest.tokens
+            } else if rest.starts(with: envelope.openRest.bytes) {
+                rest.removeFirst(envelope.openRest.bytes.count)
+            } else {
+                return .rejected
+            }
+        }
+        if envelope.tagStartsJSON { rest = envelope.tagBytes + rest }
         guard callMatcher.accept(bytes: rest) else { return .rejected }
-        markup = ToolMarkupScanner()
+        markup = ToolMarkupScanner(envelope.tags)
         phase = .call
-        callBytes = Array(rest)
+        pendingForce = force
+        callBytes = rest
         callTokenCount = 0
         stringGuard = ToolCallStringGuard()
         stringGuard.advance(callBytes)
@@ -304,7 +346,7 @@ package struct ToolCallDecoder {
             }
             for item in items {
                 let name = try item.value(String.self, forProperty: "name")
-                guard case let .structure(properties, _) = item.kind, let arguments = properties["arguments"] else {
+                guard case let .structure(properties, _) = item.kind, let arguments = properties[envelope.argumentsKey] else {
                     throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "a call without arguments")
                 }
                 if calls.contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {

@@ -9,7 +9,9 @@ extension Grammar {
     /// tools may both define a type called `Address`.
     /// - Throws: `GrammarError` when a tool's parameters cannot be read as a grammar, with the tool's name
     ///   in front of the path.
-    static func toolCall(_ definitions: [Transcript.ToolDefinition], style: ToolCallEnvelope.Style, maximumCalls: Int) throws(GrammarError) -> Grammar {
+    /// - Parameter argumentsKey: the arguments' key (`"arguments"`; `"parameters"` for Llama 3).
+    static func toolCall(_ definitions: [Transcript.ToolDefinition], style: ToolCallEnvelope.Style, maximumCalls: Int,
+                         argumentsKey: String = "arguments") throws(GrammarError) -> Grammar {
         var alternatives: [GrammarNode] = []
         var merged: [String: GrammarNode] = [:]
         for (position, definition) in definitions.enumerated() {
@@ -23,7 +25,7 @@ extension Grammar {
             for (name, node) in arguments.definitions { merged[prefix + name] = node.prefixingReferences(with: prefix) }
             alternatives.append(.object([
                 GrammarField(name: "name", value: .choices([definition.name])),
-                GrammarField(name: "arguments", value: arguments.root.prefixingReferences(with: prefix)),
+                GrammarField(name: argumentsKey, value: arguments.root.prefixingReferences(with: prefix)),
             ]))
         }
         guard !alternatives.isEmpty else { throw .emptyLanguage("no tools to call") }

@@ -1,19 +1,37 @@
 /// Finds the tool protocol's tags in text as it is generated, byte by byte (Aho-Corasick over the few
-/// tags of ``ToolCallEnvelope``): `<tool_call>` opens a call; `</tool_call>`, `<tool_response>`,
-/// `</tool_response>`, `<tools>` and `</tools>` never belong in a response (a model that writes
-/// `<tool_response>` is inventing a tool's output or echoing the protocol), so the decoder refuses the
-/// token that would complete one.
-struct ToolMarkupScanner {
+/// tags of a ``ToolCallSyntax``): the call's start (``ToolCallSyntax/callStart``, `<tool_call>` by default)
+/// opens a call; the others (`</tool_call>`, `<tool_response>`, `</tool_response>`, `<tools>` and `</tools>`)
+/// never belong in a response (a model that writes `<tool_response>` is inventing a tool's output or echoing
+/// the protocol), so the decoder refuses the token that would complete one.
+package struct ToolMarkupScanner {
     enum Tag: Equatable { case open, other }
 
-    /// The tags, `open` first.
-    static let tags = [ToolCallEnvelope.open, ToolCallEnvelope.close, ToolCallEnvelope.responseOpen,
-                       ToolCallEnvelope.responseClose, "<tools>", "</tools>"].map { Array($0.utf8) }
+    /// The tags of one syntax, compiled once: the call's start first.
+    package struct Tags: Sendable {
+        let automaton: Automaton
 
-    private static let automaton = Automaton(tags)
+        /// - Parameters:
+        ///   - open: the text that starts a call.
+        ///   - others: texts refused in a response; an empty one, or one that `open` starts with, is left out.
+        package init(open: String, others: [String]) {
+            let kept = others.filter { !$0.isEmpty && !open.hasPrefix($0) && $0 != open }
+            automaton = Automaton(([open] + kept).map { Array($0.utf8) })
+        }
+
+        /// The tags of the default envelope (``ToolCallEnvelope``).
+        package static let standard = Tags(open: ToolCallEnvelope.open, others: [
+            ToolCallEnvelope.close, ToolCallEnvelope.responseOpen, ToolCallEnvelope.responseClose, "<tools>", "</tools>",
+        ])
+    }
+
+    private let tags: Tags
 
     /// The automaton state: the longest suffix of the text that is a prefix of a tag.
     private(set) var state: Int16 = 0
+
+    init(_ tags: Tags = .standard) {
+        self.tags = tags
+    }
 
     /// Whether the text so far ends with the start of a tag (it may still become one).
     var isInsideTag: Bool { state != 0 }
@@ -22,8 +40,8 @@ struct ToolMarkupScanner {
     /// which tag it is, or nil. The state stays at the tag's end when one is found.
     mutating func scan(_ bytes: some Collection<UInt8>) -> (end: Int, tag: Tag)? {
         for (offset, byte) in bytes.enumerated() {
-            state = Self.automaton.next[Int(state) * 256 + Int(byte)]
-            if let tag = Self.automaton.match[Int(state)] {
+            state = tags.automaton.next[Int(state) * 256 + Int(byte)]
+            if let tag = tags.automaton.match[Int(state)] {
                 return (offset + 1, tag == 0 ? .open : .other)
             }
         }
@@ -31,7 +49,7 @@ struct ToolMarkupScanner {
     }
 
     /// The goto/failure automaton of a set of byte strings, as a dense transition table.
-    struct Automaton {
+    struct Automaton: Sendable {
         /// `next[state * 256 + byte]`.
         let next: [Int16]
         /// The tag completed on reaching each state (nil: none).

@@ -1,105 +1,186 @@
 import Foundation
+import LMJinja
 import LMTokenizer
 import LMTransformer
 
 /// Turns a request into the model's prompt: chat messages from the complete transcript, rendered with the
-/// model's chat template and tokenized. Every count the budget check uses comes from here.
-struct TranscriptRenderer: Sendable {
-    let template: ChatTemplate
-    let tokenizer: Tokenizer
-    /// How tool calls and outputs are written (the model family's convention).
-    var toolStyle = ToolCallEnvelope.Style.list
+/// model's chat format (its own Jinja template, or the native ChatML/Gemma renderer for a GGUF without one)
+/// and tokenized. Every count the budget check uses comes from here.
+///
+/// Tools follow ``toolSyntax``: when the template renders tools itself
+/// (``ToolCallSyntax/renderedByTemplate``), definitions go in its `tools` variable, calls in the assistant
+/// message's `tool_calls` and outputs in `tool` messages, as OpenAI-style objects; otherwise the tools are
+/// described in the system message and calls and outputs are message text in the syntax's envelope.
+package struct TranscriptRenderer: Sendable {
+    package let format: ChatFormat
+    package let tokenizer: Tokenizer
+    /// How tool calls are written (derived from the template, else the architecture's convention).
+    package let toolSyntax: ToolCallSyntax
 
-    /// The prompt tokens for `request`: every entry, then the assistant turn's opening.
-    func promptTokens(for request: LanguageModelRequest) -> [Int] {
-        tokenize(template.segments(messages(for: request), addGenerationPrompt: true))
+    /// The role of a tool output's message when the template does not render tool results itself: `tool` when
+    /// the template prints that role's messages (ChatML's templates print any role), else `user` (Phi-3's
+    /// template drops messages of roles it does not know, which would hide the output from the model).
+    let toolOutputRole: ChatMessage.Role
+
+    package init(format: ChatFormat, tokenizer: Tokenizer, toolSyntax: ToolCallSyntax) {
+        self.format = format
+        self.tokenizer = tokenizer
+        self.toolSyntax = toolSyntax
+        toolOutputRole = switch format {
+        case .native: .tool
+        case .jinja(let template):
+            Self.printsToolMessages(template) ? .tool : .user
+        }
     }
 
-    /// Tokens `messages` add to a conversation: rendered before a probe turn, minus the probe alone. This
-    /// cancels BOS and keeps a Gemma system message (which the template merges into the next user turn)
-    /// countable; ChatML's default system message is left out (it is fixed overhead, not a part).
-    private func marginalCount(_ messages: [ChatMessage]) -> Int {
-        guard !messages.isEmpty else { return 0 }
-        let partsTemplate: ChatTemplate = if case .chatML = template { .chatML(defaultSystem: nil) } else { template }
-        let probe = [ChatMessage(role: .user, content: "")]
-        return tokenize(partsTemplate.segments(messages + probe, addGenerationPrompt: false)).count
-            - tokenize(partsTemplate.segments(probe, addGenerationPrompt: false)).count
+    /// Whether `template` shows the text of a `tool` message that follows an answer.
+    private static func printsToolMessages(_ template: JinjaChatTemplate) -> Bool {
+        let probe = "probe_tool_output_5"
+        let messages = [ChatMessage(role: .user, content: "u"), ChatMessage(role: .assistant, content: "a"), ChatMessage(role: .tool, content: probe)]
+        return (try? template.render(messages, addGenerationPrompt: true).text.contains(probe)) ?? false
+    }
+
+    /// The envelope layout of ``toolSyntax``.
+    var toolStyle: ToolCallEnvelope.Style { toolSyntax.isList ? .list : .object }
+
+    /// A rendered conversation, in the form its format tokenizes.
+    package enum Rendered {
+        case native([ChatTemplate.Segment])
+        case jinja(JinjaRendering)
+    }
+
+    /// The prompt tokens for `request`: every entry, then the assistant turn's opening.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when the template refuses the
+    ///   conversation (`raise_exception`, such as Llama 3.1's "only single tool-calls") or fails on it.
+    package func promptTokens(for request: LanguageModelRequest) throws(LanguageModelError) -> [Int] {
+        let (messages, tools) = messages(for: request)
+        return tokenize(try rendered(messages, tools: tools, addGenerationPrompt: true, transcript: request.transcript))
     }
 
     /// The tokens the next request's prompt will start with: the transcript's turns and, when given, the
-    /// opening of a user turn up to the end of `promptPrefix`.
+    /// opening of a user turn up to the end of `promptPrefix`. Empty when the template refuses them.
     func prewarmTokens(transcript: Transcript, promptPrefix: Prompt?) -> [Int] {
-        let history = messages(for: LanguageModelRequest(transcript: transcript))
+        let (history, tools) = messages(for: LanguageModelRequest(transcript: transcript))
         guard let prefix = promptPrefix?.text, !prefix.isEmpty else {
-            return history.isEmpty ? [] : tokenize(template.segments(history, addGenerationPrompt: false))
+            guard !history.isEmpty, let rendered = try? render(history, tools: tools, addGenerationPrompt: false) else { return [] }
+            return tokenize(rendered)
         }
-        // The new user turn's text is the last content segment; what follows it is its closing markup.
-        let segments = template.segments(history + [ChatMessage(role: .user, content: prefix)], addGenerationPrompt: false)
-        let end = segments.lastIndex { !$0.parsesSpecialTokens }.map { $0 + 1 } ?? segments.count
-        return tokenize(Array(segments[..<end]))
+        // The new user turn's text is the last data segment; what follows it is its closing markup.
+        guard let rendered = try? render(history + [PromptMessage(role: .user, content: prefix)], tools: tools,
+                                         addGenerationPrompt: false) else { return [] }
+        switch rendered {
+        case .native(let segments):
+            let end = segments.lastIndex { !$0.parsesSpecialTokens }.map { $0 + 1 } ?? segments.count
+            return tokenize(.native(Array(segments[..<end])))
+        case .jinja(let rendering):
+            guard case .jinja(let template) = format else { return [] }
+            let end = rendering.segments.lastIndex { $0.origin == .data }.map { $0 + 1 } ?? rendering.segments.count
+            return template.tokens(segments: Array(rendering.segments[..<end]), tokenizer: tokenizer)
+        }
     }
 
     /// Tokens of `input` as it appears in a rendered prompt.
-    func tokenCount(for input: LanguageModelTokenCountInput) -> Int {
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` as ``promptTokens(for:)``.
+    package func tokenCount(for input: LanguageModelTokenCountInput) throws(LanguageModelError) -> Int {
         switch input {
         case .request(let request):
-            promptTokens(for: request).count
+            return try promptTokens(for: request).count
         case .entries(let entries):
-            marginalCount(entries.compactMap { message(for: $0, schemaIncluded: true) })
+            let messages = entries.compactMap { message(for: $0, schemaIncluded: true) }
+            let tools = toolSyntax.renderedByTemplate ? entries.flatMap(Self.toolDefinitions) : []
+            do {
+                return try marginalCount(messages, tools: tools)
+            } catch {
+                throw Self.refused(Transcript(entries: entries), error)
+            }
         case .tools(let definitions):
-            definitions.isEmpty ? 0 : tokenizer.encode("\n\n" + toolsSection(definitions), addBOS: false).count
+            guard !definitions.isEmpty else { return 0 }
+            guard toolSyntax.renderedByTemplate else {
+                return tokenizer.encode("\n\n" + toolsSection(definitions), addBOS: false).count
+            }
+            let probe = [PromptMessage(role: .user, content: "")]
+            do {
+                return try count(render(probe, tools: definitions, addGenerationPrompt: false))
+                    - count(render(probe, tools: [], addGenerationPrompt: false))
+            } catch {
+                throw Self.refused(Transcript(entries: []), error)
+            }
         case .schema(let schema):
-            tokenizer.encode("\n\n" + Self.schemaSection(schema), addBOS: false).count
+            return tokenizer.encode("\n\n" + Self.schemaSection(schema), addBOS: false).count
         }
     }
 
-    /// Tokens of rendered segments: control-token text in the template's markup becomes the control token,
-    /// never in system, user or tool text; BOS is prepended when the model expects it (Gemma).
-    func tokenize(_ segments: [ChatTemplate.Segment]) -> [Int] {
-        ChatTemplate.tokens(segments, tokenizer: tokenizer)
+    /// Tokens `messages` add to a conversation: rendered before a probe user turn, minus the probe alone.
+    /// This cancels BOS and keeps a system message that a template merges into the next user turn (Gemma)
+    /// countable. A leading system message is counted alone (rendered by itself), so that a system message
+    /// a template inserts when there is none (SmolLM2's, Qwen's) is not subtracted from it.
+    private func marginalCount(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition]) throws(JinjaError) -> Int {
+        guard !messages.isEmpty else { return 0 }
+        let probe = PromptMessage(role: .user, content: "")
+        if case .native(.chatML) = format {
+            // The native ChatML default system message is fixed overhead, not a part.
+            let parts = TranscriptRenderer(format: .native(.chatML(defaultSystem: nil)), tokenizer: tokenizer, toolSyntax: toolSyntax)
+            return try parts.count(parts.render(messages + [probe], tools: tools, addGenerationPrompt: false))
+                - parts.count(parts.render([probe], tools: [], addGenerationPrompt: false))
+        }
+        if case .jinja = format, messages[0].role == .system,
+           let alone = try? render([messages[0]], tools: tools, addGenerationPrompt: false) {
+            let bos = tokenizer.addsBOS && tokenizer.bosID != nil ? 1 : 0
+            return count(alone) - bos
+                + (try count(render(messages + [probe], tools: tools, addGenerationPrompt: false)))
+                - (try count(render([messages[0], probe], tools: tools, addGenerationPrompt: false)))
+        }
+        return try count(render(messages + [probe], tools: tools, addGenerationPrompt: false))
+            - count(render([probe], tools: [], addGenerationPrompt: false))
     }
 
-    /// One chat message per entry; the schema of the last prompt is described only when
-    /// `includeSchemaInPrompt` (earlier prompts always describe theirs, so re-renders stay stable).
-    func messages(for request: LanguageModelRequest) -> [ChatMessage] {
-        let lastPrompt = request.transcript.lastIndex { if case .prompt = $0 { true } else { false } }
-        return request.transcript.enumerated().compactMap { index, entry in
-            message(for: entry, schemaIncluded: index != lastPrompt || request.includeSchemaInPrompt)
+    // MARK: - Rendering
+
+    /// ``render(_:tools:addGenerationPrompt:)`` with the template's refusal as the session's error.
+    private func rendered(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition], addGenerationPrompt: Bool,
+                          transcript: Transcript) throws(LanguageModelError) -> Rendered {
+        do {
+            return try render(messages, tools: tools, addGenerationPrompt: addGenerationPrompt)
+        } catch {
+            throw Self.refused(transcript, error)
         }
     }
 
-    /// The entry's message; nil for a reasoning entry (another model's, which these templates have no place for).
-    func message(for entry: Transcript.Entry, schemaIncluded: Bool) -> ChatMessage? {
-        switch entry {
-        case .instructions(let instructions):
-            var text = instructions.segments.descriptionText
-            if !instructions.toolDefinitions.isEmpty {
-                text += (text.isEmpty ? "" : "\n\n") + toolsSection(instructions.toolDefinitions)
-            }
-            return ChatMessage(role: .system, content: text)
-        case .prompt(let prompt):
-            var text = prompt.segments.descriptionText
-            if schemaIncluded, let format = prompt.responseFormat {
-                text += "\n\n" + Self.schemaSection(format.schema)
-            }
-            return ChatMessage(role: .user, content: text)
-        case .toolCalls(let calls):
-            return ChatMessage(role: .assistant, content: ToolCallEnvelope.render(calls, style: toolStyle))
-        case .toolOutput(let output):
-            // The template's tool role (ChatML renders any role; Gemma folds it into a user turn).
-            return ChatMessage(role: .tool, content: ToolCallEnvelope.response(output))
-        case .response(let response):
-            return ChatMessage(role: .assistant, content: response.segments.descriptionText)
-        case .reasoning:
-            return nil
+    static func refused(_ transcript: Transcript, _ error: JinjaError) -> LanguageModelError {
+        .unsupportedTranscriptContent(.init(unsupportedContent: Array(transcript),
+                                            debugDescription: "The model's chat template does not render this transcript: \(error)"))
+    }
+
+    /// Renders `messages` (and, when the template renders them, `tools`) in the model's format.
+    /// - Throws: ``JinjaError`` when the template refuses or fails (never for the native formats).
+    package func render(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition], addGenerationPrompt: Bool) throws(JinjaError) -> Rendered {
+        switch format {
+        case .native(let template):
+            return .native(template.segments(messages.map(\.chatMessage), addGenerationPrompt: addGenerationPrompt))
+        case .jinja(let template):
+            let definitions = toolSyntax.renderedByTemplate ? tools.map(Self.jinjaValue) : []
+            return .jinja(try template.render(messages: messages.map(\.jinjaValue), tools: definitions,
+                                              addGenerationPrompt: addGenerationPrompt))
         }
     }
+
+    /// Tokens of a rendering: control-token text in the template's own text becomes the control token,
+    /// never in message text; BOS is prepended when the model expects it.
+    package func tokenize(_ rendered: Rendered) -> [Int] {
+        switch (rendered, format) {
+        case let (.native(segments), _): ChatTemplate.tokens(segments, tokenizer: tokenizer)
+        case let (.jinja(rendering), .jinja(template)): template.tokens(rendering, tokenizer: tokenizer)
+        case let (.jinja(rendering), .native): ChatTemplate.tokens(JinjaChatTemplate.segments(rendering), tokenizer: tokenizer)
+        }
+    }
+
+    private func count(_ rendered: Rendered) -> Int { tokenize(rendered).count }
 
     static func schemaSection(_ schema: GenerationSchema) -> String {
         "Respond with JSON that follows this schema:\n" + schema.jsonSchemaText()
     }
 
-    /// How tools are described in the instructions (see ``ToolCallEnvelope``).
+    /// How tools are described in the instructions when the template does not render them (see ``ToolCallEnvelope``).
     func toolsSection(_ definitions: [Transcript.ToolDefinition]) -> String {
         ToolCallEnvelope.instructions(definitions, style: toolStyle)
     }

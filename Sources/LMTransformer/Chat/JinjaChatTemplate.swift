@@ -13,6 +13,8 @@ public struct JinjaChatTemplate: Sendable {
     /// Texts of the vocabulary's BOS and EOS tokens ("" when it has none).
     public let bosToken: String
     public let eosToken: String
+    /// Texts of the vocabulary's end-of-generation tokens (where an assistant turn ends).
+    public let endOfGenerationTexts: [String]
     private let controls: ControlTokenTable
     private let addsBOS: Bool
     private let bosID: Int?
@@ -24,6 +26,7 @@ public struct JinjaChatTemplate: Sendable {
         template = try JinjaTemplate(source, limits: limits)
         bosToken = tokenizer.bosID.map { tokenizer.tokenText($0) } ?? ""
         eosToken = tokenizer.eosID.map { tokenizer.tokenText($0) } ?? ""
+        endOfGenerationTexts = tokenizer.eogIDs.sorted().map { tokenizer.tokenText($0) }.filter { !$0.isEmpty }
         controls = ControlTokenTable(tokenizer)
         addsBOS = tokenizer.addsBOS
         bosID = tokenizer.bosID
@@ -172,6 +175,22 @@ public enum ChatFormat: Sendable {
             }
         } else {
             self = .native(try ChatTemplate(detecting: nil, architecture: architecture))
+        }
+    }
+
+    /// How the model writes tool calls: what its template defines
+    /// (``JinjaChatTemplate/toolCallSyntax``), else the architecture's convention.
+    public func toolCallSyntax(architecture: Architecture) -> ToolCallSyntax {
+        if case let .jinja(template) = self, let syntax = template.toolCallSyntax { return syntax }
+        return ToolCallSyntax(architecture: architecture)
+    }
+
+    /// For people: `jinja (the GGUF's tokenizer.chat_template)` or the native format's name.
+    public var summary: String {
+        switch self {
+        case .jinja: "the GGUF's own Jinja template (tokenizer.chat_template)"
+        case .native(.chatML): "native ChatML (the GGUF has no tokenizer.chat_template)"
+        case .native(.gemma): "native Gemma turns (the GGUF has no tokenizer.chat_template)"
         }
     }
 }

@@ -16,14 +16,19 @@ enum GenerateCommand {
         if a.has("raw") {
             prompt = model.tokenizer.encode(a.positional[0], parseSpecial: false)
         } else {
-            let template: ChatTemplate
-            do { template = try ChatTemplate(detecting: model.tokenizer.chatTemplate, architecture: model.config.architecture) } catch {
-                throw .failed("\(error) (use --raw to feed the prompt as is)")
-            }
             var messages: [ChatMessage] = []
             if let system = a.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
             messages.append(ChatMessage(role: .user, content: a.positional[0]))
-            prompt = ChatTemplate.tokens(template.segments(messages, addGenerationPrompt: true), tokenizer: model.tokenizer)
+            do {
+                switch try ChatFormat(tokenizer: model.tokenizer, architecture: model.config.architecture) {
+                case .jinja(let template):
+                    prompt = template.tokens(try template.render(messages, addGenerationPrompt: true), tokenizer: model.tokenizer)
+                case .native(let template):
+                    prompt = ChatTemplate.tokens(template.segments(messages, addGenerationPrompt: true), tokenizer: model.tokenizer)
+                }
+            } catch {
+                throw .failed("\(error) (use --raw to feed the prompt as is)")
+            }
         }
         let context: InferenceContext
         do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.threads()) } catch {

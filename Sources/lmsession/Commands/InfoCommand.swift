@@ -1,6 +1,7 @@
 import Foundation
 import LMGGUF
 import LMKernels
+import LMTokenizer
 import LMTransformer
 
 /// `lmsession info`: architecture, sizes, tensor type counts and special tokens of a model. The
@@ -53,10 +54,31 @@ enum InfoCommand {
             BOS:           \(special(t.bosID)) (added: \(t.addsBOS))
             EOS:           \(special(t.eosID))
             end of generation: \(t.eogIDs.sorted().map { special($0) }.joined(separator: ", "))
-            chat template: \(t.chatTemplate == nil ? "none in the file" : "from the GGUF")
+            \(chatLines(t, architecture: Architecture(named: archName)).joined(separator: "\n"))
             kernels:       \(KernelSet.active) (this CPU; own kernels for \(KernelSet.active.ownTypes.map(\.description).joined(separator: " ")))
             tensor types:  \(typeCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             """)
+    }
+
+    /// The chat format sessions render with (the GGUF's Jinja template, or the native fallback), the
+    /// tool-call convention they use, or why the template does not load (the unsupported construct and
+    /// its line).
+    static func chatLines(_ t: Tokenizer, architecture: Architecture?) -> [String] {
+        let fallback = architecture ?? .llama
+        let format: ChatFormat
+        do {
+            format = try ChatFormat(tokenizer: t, architecture: fallback)
+        } catch {
+            return ["chat template: from the GGUF, does not load: \(error)"]
+        }
+        var template = format.summary
+        if let source = t.chatTemplate {
+            let firstLine = source.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+            template += ", \(source.utf8.count) bytes: \(String(firstLine.prefix(60)).debugDescription)\(firstLine.count > 60 ? "…" : "")"
+        }
+        let tools = format.toolCallSyntax(architecture: fallback)
+        return ["chat template: \(template)",
+                "tool calls:    \(tools)\(architecture == nil && !tools.renderedByTemplate ? " (llama's fallback)" : "")"]
     }
 
     /// What the architecture is, from its description alone.

@@ -1,0 +1,108 @@
+import LMJinja
+import LMTransformer
+
+/// One message of a prompt before rendering: the role and text every format needs, and for a template that
+/// renders tools itself the structured call or output.
+package struct PromptMessage: Sendable {
+    package var role: ChatMessage.Role
+    /// The text; for calls and outputs that the template does not render itself, the envelope text.
+    package var content: String
+    /// The assistant's calls, when the template renders them (`tool_calls`).
+    package var toolCalls: [Transcript.ToolCall] = []
+    /// The output's call, when the template renders tool messages (`tool_call_id`, `name`).
+    package var toolOutput: (id: String, name: String)?
+
+    /// The message for the native renderers (text only).
+    var chatMessage: ChatMessage { ChatMessage(role: role, content: content) }
+
+    /// The OpenAI-style message object templates read: `role` and `content`, plus `tool_calls`
+    /// (`[{id, type: "function", function: {name, arguments}}]`, arguments as an object) or
+    /// `tool_call_id` and `name`.
+    package var jinjaValue: JinjaValue {
+        var pairs: [(key: String, value: JinjaValue)] = [(key: "role", value: .string(role.rawValue)), (key: "content", value: .string(content))]
+        if !toolCalls.isEmpty {
+            pairs.append((key: "tool_calls", value: .array(toolCalls.map { call in
+                let arguments = (try? JinjaValue(parsingJSON: call.arguments.jsonString)) ?? .object([])
+                return .object([
+                    (key: "id", value: .string(call.id)),
+                    (key: "type", value: "function"),
+                    (key: "function", value: .object([(key: "name", value: .string(call.toolName)), (key: "arguments", value: arguments)])),
+                ])
+            })))
+        }
+        if let toolOutput {
+            pairs.append((key: "tool_call_id", value: .string(toolOutput.id)))
+            pairs.append((key: "name", value: .string(toolOutput.name)))
+        }
+        return .object(pairs)
+    }
+}
+
+extension TranscriptRenderer {
+    /// One message per entry, and the tool definitions the template renders (empty when it does not render
+    /// tools: they are then in the system message). The schema of the last prompt is described only when
+    /// `includeSchemaInPrompt` (earlier prompts always describe theirs, so re-renders stay stable).
+    package func messages(for request: LanguageModelRequest) -> (messages: [PromptMessage], tools: [Transcript.ToolDefinition]) {
+        let lastPrompt = request.transcript.lastIndex { if case .prompt = $0 { true } else { false } }
+        let messages = request.transcript.enumerated().compactMap { index, entry in
+            message(for: entry, schemaIncluded: index != lastPrompt || request.includeSchemaInPrompt)
+        }
+        let tools = toolSyntax.renderedByTemplate ? request.transcript.flatMap(Self.toolDefinitions) : []
+        return (messages, tools)
+    }
+
+    /// The tool definitions an entry declares (instructions only).
+    static func toolDefinitions(_ entry: Transcript.Entry) -> [Transcript.ToolDefinition] {
+        if case .instructions(let instructions) = entry { instructions.toolDefinitions } else { [] }
+    }
+
+    /// The entry's message; nil for a reasoning entry (another model's, which these templates have no place for),
+    /// and for instructions with no text whose tools the template renders (the template's own default applies).
+    func message(for entry: Transcript.Entry, schemaIncluded: Bool) -> PromptMessage? {
+        switch entry {
+        case .instructions(let instructions):
+            var text = instructions.segments.descriptionText
+            if toolSyntax.renderedByTemplate {
+                if text.isEmpty && !instructions.toolDefinitions.isEmpty { return nil }
+            } else if !instructions.toolDefinitions.isEmpty {
+                text += (text.isEmpty ? "" : "\n\n") + toolsSection(instructions.toolDefinitions)
+            }
+            return PromptMessage(role: .system, content: text)
+        case .prompt(let prompt):
+            var text = prompt.segments.descriptionText
+            if schemaIncluded, let format = prompt.responseFormat {
+                text += "\n\n" + Self.schemaSection(format.schema)
+            }
+            return PromptMessage(role: .user, content: text)
+        case .toolCalls(let calls):
+            guard toolSyntax.renderedByTemplate else {
+                return PromptMessage(role: .assistant, content: ToolCallEnvelope.render(calls, style: toolStyle))
+            }
+            return PromptMessage(role: .assistant, content: "", toolCalls: Array(calls))
+        case .toolOutput(let output):
+            guard toolSyntax.renderedByTemplate else {
+                // The template's tool role (ChatML renders any role; Gemma folds it into a user turn), else a user turn.
+                return PromptMessage(role: toolOutputRole, content: ToolCallEnvelope.response(output))
+            }
+            return PromptMessage(role: .tool, content: output.segments.descriptionText, toolOutput: (output.id, output.toolName))
+        case .response(let response):
+            return PromptMessage(role: .assistant, content: response.segments.descriptionText)
+        case .reasoning:
+            return nil
+        }
+    }
+
+    /// A tool definition as templates read it: `{type: "function", function: {name, description, parameters}}`,
+    /// the parameters as compact JSON Schema (see ``ToolCallEnvelope/compactSchema(_:)``).
+    static func jinjaValue(_ definition: Transcript.ToolDefinition) -> JinjaValue {
+        let parameters = (try? JinjaValue(parsingJSON: ToolCallEnvelope.compactSchema(definition.storedParameters))) ?? .object([])
+        return .object([
+            (key: "type", value: "function"),
+            (key: "function", value: .object([
+                (key: "name", value: .string(definition.name)),
+                (key: "description", value: .string(definition.description)),
+                (key: "parameters", value: parameters),
+            ])),
+        ])
+    }
+}

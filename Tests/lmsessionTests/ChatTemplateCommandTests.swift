@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `lmsession info` and `lmsession chat` on tiny models made of a vocabulary from llama.cpp's suite and a
+/// chat template of the same family (``TinyChatModel``): info names the template and the tool-call
+/// convention; a chat turn with tools renders, tokenizes and decodes through them.
+@Suite("lmsession chat and info with each family's template")
+struct ChatTemplateCommandTests {
+    struct Pair: Sendable, CustomTestStringConvertible {
+        var vocabulary: String
+        var template: String
+        /// The start of the `tool calls:` line.
+        var convention: String
+        var testDescription: String { "\(vocabulary) + \(template)" }
+    }
+
+    static let fallback = "JSON list in <tool_call>"
+    static let pairs: [Pair] = [
+        Pair(vocabulary: "llama-bpe", template: "meta-llama-Llama-3.1-8B-Instruct", convention: "Llama 3 JSON"),
+        Pair(vocabulary: "llama-bpe", template: "meta-llama-Llama-3.2-3B-Instruct", convention: "Llama 3 JSON"),
+        Pair(vocabulary: "llama-bpe", template: "meta-llama-Llama-3.3-70B-Instruct", convention: "Llama 3 JSON"),
+        Pair(vocabulary: "llama-bpe", template: "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use", convention: "Hermes <tool_call>"),
+        Pair(vocabulary: "llama-bpe", template: "NousResearch-Hermes-3-Llama-3.1-8B-tool_use", convention: "Hermes <tool_call>"),
+        Pair(vocabulary: "llama-bpe", template: "deepseek-ai-DeepSeek-R1-Distill-Llama-8B", convention: fallback),
+        Pair(vocabulary: "qwen2", template: "Qwen-Qwen2.5-7B-Instruct", convention: "Hermes <tool_call>"),
+        Pair(vocabulary: "qwen2", template: "Qwen-Qwen3-0.6B", convention: "Hermes <tool_call>"),
+        Pair(vocabulary: "qwen2", template: "Qwen-QwQ-32B", convention: fallback),
+        Pair(vocabulary: "qwen2", template: "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B", convention: fallback),
+        Pair(vocabulary: "qwen35", template: "Qwen3.5-4B", convention: fallback),
+        Pair(vocabulary: "phi-3", template: "microsoft-Phi-3.5-mini-instruct", convention: fallback),
+    ]
+
+    static func run(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = try CommandLineVocabularyTests.binary()
+        p.arguments = arguments
+        let out = Pipe(), inPipe = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        p.standardInput = inPipe
+        try p.run()
+        inPipe.fileHandleForWriting.write(Data(input.utf8))
+        try inPipe.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("info prints the template and its tool-call convention", arguments: pairs)
+    func infoNamesTemplateAndConvention(_ pair: Pair) throws {
+        let path = try TinyChatModel.write(vocabulary: pair.vocabulary, template: pair.template)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, output) = try Self.run(["info", "--model", path])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("chat template: the GGUF's own Jinja template (tokenizer.chat_template)"), "\(output)")
+        #expect(output.contains("tool calls:    \(pair.convention)"), "\(output)")
+    }
+
+    @Test("a chat turn with tools runs on the template", arguments: pairs)
+    func chatRuns(_ pair: Pair) throws {
+        let path = try TinyChatModel.write(vocabulary: pair.vocabulary, template: pair.template)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, output) = try Self.run(["chat", "--model", path, "--greedy", "--max-tokens", "4", "--tools", "demo"],
+                                            input: "What is the weather in Paris?\nAnd in Oslo?\n")
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("Chatting with tools"), "\(output)")
+    }
+
+    @Test func infoNamesTheUnsupportedConstructAndItsLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-tiny-include-\(ProcessInfo.processInfo.processIdentifier).gguf").path
+        let bytes = try TinyChatModel.build(vocabulary: "llama-bpe", template: nil, extraTemplate: "{{ bos_token }}\n{% include 'other.jinja' %}")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, output) = try Self.run(["info", "--model", path])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("chat template: from the GGUF, does not load: chat template does not load: unsupported template construct at line 2"), "\(output)")
+        #expect(output.contains("include"), "\(output)")
+        let chat = try Self.run(["chat", "--model", path], input: "Hi\n")
+        #expect(chat.status != 0)
+        #expect(chat.output.contains("line 2"), "\(chat.output)")
+    }
+}
