@@ -12,7 +12,8 @@ extension MatMul {
     public static func multiply(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
                                 _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,
                                 _ w2: WeightMatrix? = nil, into y2: UnsafeMutablePointer<Float>? = nil,
-                                quantized x: QuantizedActivations, pool: ThreadPool, kernels: KernelSet = .active) {
+                                quantized x: QuantizedActivations, pool: ThreadPool, kernels: KernelSet = .active,
+                                independentRows: Bool = false) {
         let k0 = DotKernels.kernel(for: w0.type, in: kernels), k1 = DotKernels.kernel(for: w1.type, in: kernels)
         check(w0, x, k0, 0..<w0.rows)
         check(w1, x, k1, 0..<w1.rows)
@@ -25,10 +26,11 @@ extension MatMul {
             check(w2, x, k2, 0..<w2.rows)
             total += w2.rows
         }
-        let third = w2.flatMap { w2 in y2.map { Rows(kernel: k2, w: w2, x: x, y: $0) } }
+        let i = independentRows
+        let third = w2.flatMap { w2 in y2.map { Rows(kernel: k2, w: w2, x: x, y: $0, independentRows: i) } }
         pool.parallelFor(0..<total, alignment: 16,
-                         job: Concatenated(first: Rows(kernel: k0, w: w0, x: x, y: y0),
-                                           second: Rows(kernel: k1, w: w1, x: x, y: y1), third: third))
+                         job: Concatenated(first: Rows(kernel: k0, w: w0, x: x, y: y0, independentRows: i),
+                                           second: Rows(kernel: k1, w: w1, x: x, y: y1, independentRows: i), third: third))
     }
 
     /// Two or three products over their concatenated rows.
@@ -52,14 +54,14 @@ extension MatMul {
     public static func multiplyGated(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
                                      _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,
                                      activation: Gating, quantized x: QuantizedActivations, pool: ThreadPool,
-                                     kernels: KernelSet = .active) {
+                                     kernels: KernelSet = .active, independentRows: Bool = false) {
         let k0 = DotKernels.kernel(for: w0.type, in: kernels), k1 = DotKernels.kernel(for: w1.type, in: kernels)
         precondition(w0.rows == w1.rows, "paired weights differ in rows: \(w0.rows) and \(w1.rows)")
         check(w0, x, k0, 0..<w0.rows)
         check(w1, x, k1, 0..<w1.rows)
         pool.parallelFor(0..<w0.rows, alignment: 16,
-                         job: Gated(gate: Rows(kernel: k0, w: w0, x: x, y: y0),
-                                    up: Rows(kernel: k1, w: w1, x: x, y: y1), activation: activation,
+                         job: Gated(gate: Rows(kernel: k0, w: w0, x: x, y: y0, independentRows: independentRows),
+                                    up: Rows(kernel: k1, w: w1, x: x, y: y1, independentRows: independentRows), activation: activation,
                                     vector: DotKernels.vector(in: kernels)))
     }
 

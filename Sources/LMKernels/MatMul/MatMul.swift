@@ -40,29 +40,46 @@ public enum MatMul {
     /// `y = x Wᵀ`: quantizes `x` `[nTokens, w.cols]` into `scratch`, then splits the rows of `w`
     /// across `pool`. `y` is `[nTokens, w.rows]`.
     ///
+    /// - Parameters:
+    ///   - independentRows: compute each token's row exactly as a one-token product would (see
+    ///     ``multiply(_:quantized:into:pool:kernels:independentRows:)``).
     /// - Precondition: `scratch` holds at least `[nTokens, w.cols]`.
     public static func multiply(_ w: WeightMatrix, x: UnsafePointer<Float>, nTokens: Int,
                                 into y: UnsafeMutablePointer<Float>, scratch: QuantizedActivations,
-                                pool: ThreadPool, kernels: KernelSet = .active) {
+                                pool: ThreadPool, kernels: KernelSet = .active, independentRows: Bool = false) {
         scratch.quantize(x, nTokens: nTokens, cols: w.cols, format: activationFormat(for: w.type), pool: pool)
-        multiply(w, quantized: scratch, into: y, pool: pool, kernels: kernels)
+        multiply(w, quantized: scratch, into: y, pool: pool, kernels: kernels, independentRows: independentRows)
     }
 
     /// `y = x Wᵀ` for activations already quantized in `activationFormat(for: w.type)` (lets
     /// projections that share an input and a type, such as Q, K and V, quantize it once).
     /// `y` is `[x.nTokens, w.rows]`.
+    ///
+    /// - Parameters:
+    ///   - independentRows: when true, every token's row of `y` is bit for bit what a one-token
+    ///     product of that row computes (``matVec(_:_:token:into:rows:kernels:)``, same thread
+    ///     split), whatever `x.nTokens`: a batched decode step over many sequences then matches each
+    ///     sequence decoding alone. The prefill tiles (8+ tokens) sum in another Float order. Each
+    ///     stretch of 32 weight rows is still read once for all tokens, while it sits in cache.
     public static func multiply(_ w: WeightMatrix, quantized x: QuantizedActivations,
-                                into y: UnsafeMutablePointer<Float>, pool: ThreadPool, kernels: KernelSet = .active) {
+                                into y: UnsafeMutablePointer<Float>, pool: ThreadPool, kernels: KernelSet = .active,
+                                independentRows: Bool = false) {
         let kernel = DotKernels.kernel(for: w.type, in: kernels)
         check(w, x, kernel, 0..<w.rows)
         // Chunks of whole 16-row tiles keep the matMul tiles intact and threads' outputs apart.
         guard x.nTokens > 0 else { return }
-        pool.parallelFor(0..<w.rows, alignment: 16, job: Rows(kernel: kernel, w: w, x: x, y: y))
+        pool.parallelFor(0..<w.rows, alignment: 16, job: Rows(kernel: kernel, w: w, x: x, y: y, independentRows: independentRows))
     }
 
-    /// Rows of one product, as a pool job (decode: one token; prefill: tiles of tokens).
+    /// Rows of one product, as a pool job (decode: one token; prefill: tiles of tokens; a batched
+    /// decode step: one-token products per token, see `independentRows`).
     struct Rows: ParallelRangeJob {
         let kernel: DotKernel, w: WeightMatrix, x: QuantizedActivations, y: UnsafeMutablePointer<Float>
+        var independentRows = false
+
+        /// Weight rows swept over every token at a time when rows are independent: a multiple of the
+        /// 8-row decode tiles, so a stretch splits no tile the one-token product computes whole.
+        static let stretch = 32
 
         /// Runs the rows of `w` that fall in `rows` of a concatenated row space where `w`
         /// occupies `offset..<end` (`offset` 0 and `end` `w.rows` for a single product).
@@ -72,6 +89,14 @@ public enum MatMul {
             guard lo < hi else { return }
             if x.nTokens == 1 {
                 kernel.matVec(w, x.rows, 0, y, (lo - offset)..<(hi - offset))
+            } else if independentRows {
+                var r = lo - offset
+                let end = hi - offset
+                while r < end {
+                    let next = min(end, (r / Self.stretch + 1) * Self.stretch)
+                    for t in 0..<x.nTokens { kernel.matVec(w, x.rows, t, y + t * w.rows, r..<next) }
+                    r = next
+                }
             } else {
                 kernel.matMul(w, x.rows, y, (lo - offset)..<(hi - offset))
             }

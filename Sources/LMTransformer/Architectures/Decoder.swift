@@ -62,12 +62,12 @@ struct Decoder: Sendable {
                 RoPE(pairing: pairing, parameters: c.ropeLocal, factors: factors))
     }
 
-    /// Runs layer `l` over `s.x` (`[nTokens, nEmbd]`) in place.
-    func layer(_ l: Int, nTokens: Int, firstPosition: Int, _ s: ForwardScratch, _ cache: KVCache, _ compute: ComputeResources) {
+    /// Runs layer `l` over `s.x` (`[nTokens, nEmbd]`) in place, the rows belonging to `sequences`.
+    func layer(_ l: Int, nRows nTokens: Int, _ sequences: [SequenceRows], _ s: ForwardScratch, _ compute: ComputeResources) {
         let layer = layers[l]
         let n = nTokens * config.nEmbd, residualScale = config.residualScale
         if let norm = layer.attnNorm { norm(s.x, rows: nTokens, into: s.xn) } else { s.xn.update(from: s.x, count: n) }
-        layer.attention(nTokens: nTokens, firstPosition: firstPosition, layer: l, s, cache, compute)
+        layer.attention(nRows: nTokens, sequences, layer: l, s, compute)
         if let norm = layer.postAttnNorm { norm(s.blockOut, rows: nTokens, into: s.blockOut) }
         if residualScale != 1 { for i in 0..<n { s.blockOut[i] *= residualScale } }
         VectorMath.add(s.blockOut, into: s.x, n)

@@ -18,8 +18,9 @@ struct AttentionBlock: Sendable {
     let ropeDim: Int
     let attention: Attention
 
-    /// Reads `s.xn` (`[nTokens, nEmbd]`), writes `s.blockOut` (`[nTokens, nEmbd]`).
-    func callAsFunction(nTokens: Int, firstPosition: Int, layer: Int, _ s: ForwardScratch, _ cache: KVCache, _ compute: ComputeResources) {
+    /// Reads `s.xn` (`[nTokens, nEmbd]`), writes `s.blockOut` (`[nTokens, nEmbd]`). The projections
+    /// run over all rows at once; keys and values are stored, and attention runs, per sequence.
+    func callAsFunction(nRows nTokens: Int, _ sequences: [SequenceRows], layer: Int, _ s: ForwardScratch, _ compute: ComputeResources) {
         let a = attention
         Linear.project(s.xn, nTokens: nTokens, wq, into: s.q, wk, into: s.k, wv, into: s.v, compute)
         if let qNorm { qNorm.norm(s.q, rows: nTokens * qNorm.rowsPerToken, into: s.q) }
@@ -34,8 +35,13 @@ struct AttentionBlock: Sendable {
                            cos: cos + t * half, sin: sin + t * half)
             }
         }
-        cache.store(layer: layer, position: firstPosition, nTokens: nTokens, k: s.k, v: s.v, halves: compute.vector)
-        a(q: s.q, nTokens: nTokens, firstPosition: firstPosition, layer: layer, cache: cache, out: s.attnOut, scores: s.scores, compute)
+        let qSize = a.nHead * a.headDim, kvSize = a.nKVHead * a.headDim
+        for q in sequences {
+            q.cache.store(layer: layer, position: q.firstPosition, nTokens: q.count, k: s.k + q.firstRow * kvSize,
+                          v: s.v + q.firstRow * kvSize, halves: compute.vector)
+            a(q: s.q + q.firstRow * qSize, nTokens: q.count, firstPosition: q.firstPosition, layer: layer, cache: q.cache,
+              out: s.attnOut + q.firstRow * qSize, scores: s.scores, compute)
+        }
         wo(s.attnOut, nTokens: nTokens, into: s.blockOut, compute)
     }
 }

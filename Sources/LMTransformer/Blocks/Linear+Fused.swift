@@ -17,7 +17,8 @@ extension Linear {
             return
         }
         let q = compute.quantize(x, nTokens: nTokens, for: l0.weight)
-        MatMul.multiply(l0.weight, into: y0, l1.weight, into: y1, l2?.weight, into: y2, quantized: q, pool: compute.pool, kernels: compute.kernels)
+        MatMul.multiply(l0.weight, into: y0, l1.weight, into: y1, l2?.weight, into: y2, quantized: q, pool: compute.pool, kernels: compute.kernels,
+                        independentRows: compute.independentRows)
         l0.addBias(y0, nTokens: nTokens)
         l1.addBias(y1, nTokens: nTokens)
         if let l2, let y2 { l2.addBias(y2, nTokens: nTokens) }
@@ -38,7 +39,8 @@ extension Linear {
             return
         }
         let q = compute.quantize(x, nTokens: nTokens, for: l0.weight)
-        MatMul.multiplyGated(l0.weight, into: y0, l1.weight, into: y1, activation: activation, quantized: q, pool: compute.pool, kernels: compute.kernels)
+        MatMul.multiplyGated(l0.weight, into: y0, l1.weight, into: y1, activation: activation, quantized: q, pool: compute.pool, kernels: compute.kernels,
+                        independentRows: compute.independentRows)
     }
 
     private func sameInput(_ other: Linear) -> Bool {

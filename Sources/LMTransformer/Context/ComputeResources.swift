@@ -10,6 +10,9 @@ final class ComputeResources {
     /// The matrix and vector kernels this context runs (``KernelSet/active`` unless a test compares).
     let kernels: KernelSet
     let vector: VectorKernels
+    /// Whether products compute every row as a one-token product would (set by the engine for a
+    /// batched decode pass; see ``MatMul/multiply(_:quantized:into:pool:kernels:independentRows:)``).
+    var independentRows = false
 
     var threads: Int { pool.threadCount }
 
@@ -43,6 +46,7 @@ final class ComputeResources {
 
     /// `y[t, :] = W x[t, :]`: x `[nTokens, w.cols]`, y `[nTokens, w.rows]`.
     func multiply(_ w: WeightMatrix, _ x: UnsafePointer<Float>, nTokens: Int, into y: UnsafeMutablePointer<Float>) {
-        MatMul.multiply(w, x: x, nTokens: nTokens, into: y, scratch: activations, pool: pool, kernels: kernels)
+        MatMul.multiply(w, x: x, nTokens: nTokens, into: y, scratch: activations, pool: pool, kernels: kernels,
+                        independentRows: independentRows)
     }
 }

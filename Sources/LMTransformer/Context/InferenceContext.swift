@@ -1,7 +1,13 @@
+import Foundation
 import LMKernels
 
-/// One sequence's state: the KV cache `[nLayer, contextSize, nKVHead * headDim]`, activation
-/// scratch and compute threads, all allocated once in `init`; evaluating tokens allocates nothing.
+/// One sequence's state: its KV cache `[nLayer, contextSize, nKVHead * headDim]` and tokens, and the
+/// ``ForwardEngine`` it computes on (activation scratch and threads), all allocated once in `init`;
+/// evaluating tokens allocates nothing.
+///
+/// A context made from a model has an engine of its own. Contexts made with ``init(engine:)``
+/// share one: they must take turns, and ``ForwardEngine/decode(_:tokens:forEachLogits:)`` advances
+/// many of them in one pass.
 ///
 /// Not for concurrent use. `@unchecked Sendable` so that one owner at a time can hand it between
 /// tasks (a session keeps its context across requests); the model it reads is shared read-only.
@@ -11,21 +17,15 @@ public final class InferenceContext: @unchecked Sendable {
     public let contextSize: Int
     /// Tokens in the KV cache, at positions `0..<tokens.count`.
     public private(set) var tokens: [Int] = []
+    /// The compute this context runs on (its own, or shared with other contexts).
+    public let engine: ForwardEngine
 
-    /// Tokens evaluated per forward pass during prefill: prefill kernels repack each weight tile
-    /// once per pass, so longer passes repack less (256 over 64: Gemma 3 prefill ~+5%, for ~10 MB
-    /// more scratch per context).
-    static let maxBatch = 256
-    /// Rows of logits computed at once (`[logitRows, vocabSize]` Floats of scratch).
-    static let logitRows = 64
-    private let cache: KVCache
-    private let scratch: ForwardScratch
-    private let compute: ComputeResources
-    private let decoder: Decoder
-    /// RoPE of global and local layers at this context size.
-    private let ropeGlobal: RoPE, ropeLocal: RoPE
-    private let usesGlobalRoPE: Bool, usesLocalRoPE: Bool
+    /// Tokens evaluated per forward pass during prefill.
+    static var maxBatch: Int { ForwardEngine.maxBatch }
+    let cache: KVCache
+    private var scratch: ForwardScratch { engine.scratch }
 
+    /// A context with an engine of its own.
     /// - Parameters:
     ///   - contextSize: positions in the KV cache, in tokens (at most the model's trained length).
     ///   - threads: compute threads including the caller, in ``supportedThreadCounts`` (default: all
@@ -34,23 +34,21 @@ public final class InferenceContext: @unchecked Sendable {
     ///     supported set is for comparing results.
     /// - Throws: ``InferenceError/invalidContextSize(_:)`` when `contextSize` is not positive,
     ///   ``InferenceError/invalidThreadCount(_:)`` when `threads` is outside ``supportedThreadCounts``.
-    public init(model: TransformerModel, contextSize: Int = 4096, threads: Int? = nil,
-                kernels: KernelSet = .active) throws(InferenceError) {
-        guard contextSize > 0 else { throw .invalidContextSize(contextSize) }
-        if let threads, !Self.supportedThreadCounts.contains(threads) { throw .invalidThreadCount(threads) }
-        let c = model.config
-        self.model = model
-        self.decoder = model.decoder
-        self.contextSize = min(contextSize, c.contextLength)
-        (ropeGlobal, ropeLocal) = model.decoder.ropes(contextSize: self.contextSize)
-        usesGlobalRoPE = c.nLayer > 0 && (0..<c.nLayer).contains { c.ropeLayers[$0] && !c.localLayers[$0] }
-        usesLocalRoPE = c.nLayer > 0 && (0..<c.nLayer).contains { c.ropeLayers[$0] && c.localLayers[$0] }
-        let nThreads = threads ?? InferenceContext.defaultThreadCount
-        cache = KVCache(nLayer: c.nLayer, contextSize: self.contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
-        compute = ComputeResources(threads: nThreads, maxBatch: Self.maxBatch, maxCols: max(c.nEmbd, c.nFF, c.nHead * c.headDim),
-                                   kernels: kernels)
-        scratch = ForwardScratch(config: c, maxBatch: Self.maxBatch, contextSize: self.contextSize, threads: compute.threads, logitRows: Self.logitRows)
-        tokens.reserveCapacity(self.contextSize)
+    public convenience init(model: TransformerModel, contextSize: Int = 4096, threads: Int? = nil,
+                            kernels: KernelSet = .active) throws(InferenceError) {
+        self.init(engine: try ForwardEngine(model: model, contextSize: contextSize, threads: threads, kernels: kernels))
+    }
+
+    /// A context of ``ForwardEngine/contextSize`` positions computing on `engine`, which other
+    /// contexts may share (they must take turns: the engine is not for concurrent use). Allocates the
+    /// KV cache (``ForwardEngine/cacheBytes``, touched only as positions fill).
+    public init(engine: ForwardEngine) {
+        let c = engine.model.config
+        self.engine = engine
+        self.model = engine.model
+        self.contextSize = engine.contextSize
+        cache = KVCache(nLayer: c.nLayer, contextSize: contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
+        tokens.reserveCapacity(contextSize)
     }
 
     /// Thread counts a context accepts: more threads than this only contend for the cores.
@@ -97,10 +95,8 @@ public final class InferenceContext: @unchecked Sendable {
     public func evaluate(token: Int) throws(InferenceError) -> UnsafeBufferPointer<Float> {
         guard tokens.count < contextSize else { throw .contextFull(needed: 1, available: 0) }
         guard token >= 0, token < model.config.vocabSize else { throw .invalidToken(token) }
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { one in
-            one[0] = token
-            forward(one, logits: .last)
-        }
+        engine.forward(CollectionOfOne(token), cache: cache, firstPosition: tokens.count, logits: .last)
+        tokens.append(token)
         return UnsafeBufferPointer(start: scratch.logits, count: model.config.vocabSize)
     }
 
@@ -118,8 +114,8 @@ public final class InferenceContext: @unchecked Sendable {
             var t = min(n, max(0, firstLogits - start))
             forward(newTokens[start..<start + n], logits: .none)
             while t < n {
-                let m = min(Self.logitRows, n - t)
-                logits(rows: t..<t + m)
+                let m = min(ForwardEngine.logitRows, n - t)
+                engine.logits(rows: t..<t + m)
                 for i in 0..<m { body(start + t + i, UnsafeBufferPointer(start: scratch.logits + i * vocab, count: vocab)) }
                 t += m
             }
@@ -134,34 +130,12 @@ public final class InferenceContext: @unchecked Sendable {
         if let bad = newTokens.first(where: { $0 < 0 || $0 >= vocab }) { throw .invalidToken(bad) }
     }
 
-    private enum LogitSelection { case none, last }
-
-    /// One forward pass over at most `maxBatch` tokens.
-    private func forward<Batch: RandomAccessCollection<Int>>(_ batch: Batch, logits selection: LogitSelection) {
-        let c = model.config, s = scratch
-        let nTokens = batch.count, first = tokens.count
-        for (t, id) in batch.enumerated() {
-            let row = s.x + t * c.nEmbd
-            decoder.embedding.dequantizeRow(id, into: row)
-            if c.embeddingScale != 1 { for i in 0..<c.nEmbd { row[i] *= c.embeddingScale } }
-        }
-        if usesGlobalRoPE { ropeGlobal.tables(positions: first..<first + nTokens, cos: s.cosGlobal, sin: s.sinGlobal) }
-        if usesLocalRoPE { ropeLocal.tables(positions: first..<first + nTokens, cos: s.cosLocal, sin: s.sinLocal) }
-        for l in 0..<c.nLayer {
-            decoder.layer(l, nTokens: nTokens, firstPosition: first, s, cache, compute)
-        }
+    /// One forward pass over at most `maxBatch` tokens, appended to the cache.
+    private func forward(_ batch: ArraySlice<Int>, logits selection: ForwardEngine.LogitSelection) {
+        engine.forward(batch, cache: cache, firstPosition: tokens.count, logits: selection)
         tokens.append(contentsOf: batch)
-        if case .last = selection { logits(rows: (nTokens - 1)..<nTokens) }
     }
 
-    /// Logits of rows `rows` of the last forward pass into `scratch.logits` (`[rows.count, vocabSize]`,
-    /// at most ``logitRows`` rows).
-    private func logits(rows: Range<Int>) {
-        let s = scratch
-        decoder.outputNorm(s.x + rows.lowerBound * model.config.nEmbd, rows: rows.count, into: s.xn)
-        decoder.output(s.xn, nTokens: rows.count, into: s.logits, compute)
-        decoder.finishLogits(s.logits, rows: rows.count)
-    }
+    /// Records `token` as evaluated at position `tokens.count` (by a batched pass of the engine).
+    func appendEvaluated(_ token: Int) { tokens.append(token) }
 }
-
-import Foundation

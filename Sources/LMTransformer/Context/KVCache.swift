@@ -28,6 +28,11 @@ package final class KVCache {
     /// One token's keys as halves, before they are scattered into the transposed layout.
     private let keyRow: UnsafeMutablePointer<UInt16>
 
+    /// Bytes a cache of this shape allocates (keys and values as halves).
+    package static func bytes(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) -> Int {
+        2 * 2 * nLayer * (contextSize + block - 1) / block * block * nKVHead * headDim
+    }
+
     package init(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) {
         self.nLayer = nLayer
         self.contextSize = contextSize
