@@ -1,17 +1,21 @@
 import Foundation
+import LMGeneration
 import LMTokenizer
 import LMTransformer
 import Synchronization
 
-/// One session's state on a ``LocalTransformerProvider``: its KV cache, re-used across turns.
+/// One session's state on a ``LocalTransformerProvider``: its KV cache, re-used across turns, as a
+/// sequence of the provider's ``BatchScheduler``: its prompt is prefilled in chunks between the decode
+/// steps of the other sessions, and its tokens are decoded in the same batched steps as theirs.
 ///
 /// Work runs on a private serial queue (not the Swift concurrency pool, which long forward passes would
-/// starve), so prewarming and generation of one session never overlap.
+/// starve, and whose threads must not block waiting for a batched step), so prewarming and generation of
+/// one session never overlap.
 final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @unchecked Sendable {
-    // @unchecked: `context` is only read and written on `queue`.
+    // @unchecked: `sequence` is only read and written on `queue`.
     let provider: LocalTransformerProvider
     private let queue = DispatchQueue(label: "LMSession.LocalConversation")
-    private var context: InferenceContext?
+    private var sequence: BatchedSequence?
 
     /// Tokens per prefill batch: large enough for batched matmuls, small enough to notice cancellation quickly.
     static let prefillChunk = 128
@@ -43,29 +47,25 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
 
     // MARK: - On `queue`
 
-    private func inferenceContext(_ loaded: LoadedModel) throws(SystemLanguageModel.Error) -> InferenceContext {
-        if let context { return context }
-        do {
-            let created = try InferenceContext(model: loaded.model, contextSize: loaded.contextSize, threads: provider.threads)
-            context = created
-            return created
-        } catch {
-            throw .assetsUnavailable(.init(debugDescription: "cannot create the inference context: \(error)"))
-        }
+    private func batchedSequence(_ loaded: LoadedModel) -> BatchedSequence {
+        if let sequence { return sequence }
+        let created = BatchedSequence(context: InferenceContext(engine: loaded.scheduler.engine), scheduler: loaded.scheduler)
+        sequence = created
+        return created
     }
 
     /// Puts `tokens` in the KV cache, re-using the longest cached prefix, and returns the logits of the last one.
     /// - Returns: the logits and how many tokens came from the cache; nil when stopped.
-    private func load(_ tokens: [Int], into context: InferenceContext, stop: StopFlag) throws -> (logits: UnsafeBufferPointer<Float>, cached: Int)? {
+    private func load(_ tokens: [Int], into context: BatchedSequence, stop: StopFlag) throws -> (logits: UnsafeBufferPointer<Float>, cached: Int)? {
         // At least the last token is evaluated again: its logits are needed.
-        let cached = min(context.commonPrefixLength(with: tokens), tokens.count - 1)
+        let cached = min(context.context.commonPrefixLength(with: tokens), tokens.count - 1)
         context.truncate(to: cached)
         var start = cached
         var logits = UnsafeBufferPointer<Float>(start: nil, count: 0)
         while start < tokens.count {
             if stop.isSet { return nil }
             let end = min(start + Self.prefillChunk, tokens.count)
-            logits = try context.evaluate(Array(tokens[start..<end]))
+            logits = try context.prefill(Array(tokens[start..<end]))
             start = end
         }
         return (logits, cached)
@@ -90,7 +90,8 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
             throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: Array(request.transcript),
                 debugDescription: "The model's chat template renders this transcript as no tokens."))
         }
-        let context = try inferenceContext(loaded)
+        let context = batchedSequence(loaded)
+        defer { context.close() }
         guard let (logits, cached) = try load(prompt, into: context, stop: stop) else { return }
         let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
                                           indexCache: loaded.tokenIndex)
@@ -100,7 +101,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
 
     private func prefill(transcript: Transcript, promptPrefix: Prompt?) throws {
         let loaded = try provider.loadedForGeneration()
-        let context = try inferenceContext(loaded)
+        let context = batchedSequence(loaded)
         let tokens = loaded.renderer.prewarmTokens(transcript: transcript, promptPrefix: promptPrefix)
         guard !tokens.isEmpty, tokens.count <= loaded.contextSize else { return }
         _ = try load(tokens, into: context, stop: StopFlag())

@@ -1,11 +1,14 @@
 import Foundation
+import LMGeneration
 import LMTransformer
 import Synchronization
 
 /// Runs a GGUF model in this process with LMTransformer: the provider behind ``SystemLanguageModel/default``.
 ///
 /// The model is loaded lazily, once: every session on this provider shares one `TransformerModel`
-/// (read-only weights) and keeps its own `InferenceContext` (KV cache). Prompts are rendered with the model's
+/// (read-only weights) and one `ForwardEngine` (scratch, threads), and keeps its own `InferenceContext`
+/// (KV cache). Sessions generating at the same time decode in one batched step per token
+/// (`BatchScheduler`); each session's output is the same as when it runs alone. Prompts are rendered with the model's
 /// chat template (the GGUF's own Jinja template, else the architecture's native format) from the complete transcript; generation stops at an end-of-generation token, at
 /// `maximumResponseTokens`, or with ``LanguageModelError/contextSizeExceeded(_:)`` when the context window is full.
 public final class LocalTransformerProvider: LanguageModelProvider {
@@ -81,8 +84,14 @@ public final class LocalTransformerProvider: LanguageModelProvider {
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
         let renderer = TranscriptRenderer(format: format, tokenizer: model.tokenizer,
                                           toolSyntax: format.toolCallSyntax(architecture: model.config.architecture))
-        return LoadedModel(model: model, renderer: renderer,
-                           contextSize: contextSize, fileSize: fileSize)
+        let engine: ForwardEngine
+        do {
+            engine = try ForwardEngine(model: model, contextSize: contextSize, threads: threads)
+        } catch {
+            throw .loadFailed(path: path, reason: error.description)
+        }
+        return LoadedModel(model: model, renderer: renderer, contextSize: contextSize, fileSize: fileSize,
+                           scheduler: BatchScheduler(engine: engine))
     }
 
     /// Why the model cannot be used, or nil when it can.
@@ -123,6 +132,14 @@ public final class LocalTransformerProvider: LanguageModelProvider {
         return try loaded.renderer.tokenCount(for: input)
     }
 
+    /// The batching of this provider's sessions once the model is loaded: decode steps run, the
+    /// largest batch one of them advanced, and the sessions decoding now. For tests and diagnostics.
+    package var batchStatistics: (steps: Int, largestBatch: Int, active: Int)? {
+        guard let scheduler = try? loaded().scheduler else { return nil }
+        let s = scheduler.statistics
+        return (s.steps, s.largestBatch, scheduler.activeCount)
+    }
+
     public func makeConversation() -> any LanguageModelConversation {
         LocalConversation(provider: self)
     }
@@ -137,7 +154,8 @@ public final class LocalTransformerProvider: LanguageModelProvider {
     }
 }
 
-/// A loaded model with what every request needs: the renderer and the effective context size.
+/// A loaded model with what every request needs: the renderer, the effective context size, and the
+/// scheduler that batches the decode steps of every session on it.
 struct LoadedModel: Sendable {
     let model: TransformerModel
     let renderer: TranscriptRenderer
@@ -145,6 +163,8 @@ struct LoadedModel: Sendable {
     let contextSize: Int
     /// Bytes of the GGUF file (memory-mapped weights).
     let fileSize: UInt64
+    /// The engine every session's context computes on, and the batching of their decode steps.
+    let scheduler: BatchScheduler
     /// The vocabulary prepared for token masks, built on the first guided request.
     let tokenIndex = TokenIndexCache()
 
