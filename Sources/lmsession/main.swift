@@ -12,6 +12,7 @@ let usage = """
       info     [--model PATH] [--kernels]
       perplexity [--model PATH] --file F [--context 512] [--threads N]
       bench    [--model PATH] [--threads N] [--prompt-tokens 512] [--gen-tokens 128] [--depth 1] [--repetitions 3] [--json]
+               [--sessions N]  (N concurrent sequences batched on one model; --prompt-tokens 128 --gen-tokens 128 by default)
 
     With no --model, $LMSESSION_MODEL or Models/SmolLM2-135M-Instruct.Q4_1.gguf is used (fetch it with Models/fetch).
     """

@@ -8,6 +8,8 @@ extension MatMul {
     /// dispatch over the weights' concatenated rows. `x` is `[nTokens, cols]`, quantized in the
     /// weights' common activation format; each `yi` is `[x.nTokens, Wi.rows]`.
     ///
+    /// `independentRows` as in ``multiply(_:quantized:into:pool:kernels:independentRows:)``.
+    ///
     /// - Precondition: every weight pairs with `x.format` and has `x.cols` columns.
     public static func multiply(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
                                 _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,
@@ -49,7 +51,9 @@ extension MatMul {
     /// split by row so that each part computes the same rows of both and gates them inside the
     /// same dispatch. `y0` and `y1` are `[x.nTokens, W0.rows]`; `y1` keeps the up projection.
     ///
-    /// - Precondition: as ``multiply(_:into:_:into:_:into:quantized:pool:kernels:)``, and
+    /// `independentRows` as in ``multiply(_:quantized:into:pool:kernels:independentRows:)``.
+    ///
+    /// - Precondition: as ``multiply(_:into:_:into:_:into:quantized:pool:kernels:independentRows:)``, and
     ///   `w0.rows == w1.rows`.
     public static func multiplyGated(_ w0: WeightMatrix, into y0: UnsafeMutablePointer<Float>,
                                      _ w1: WeightMatrix, into y1: UnsafeMutablePointer<Float>,

@@ -12,7 +12,8 @@ import Synchronization
 /// starve, and whose threads must not block waiting for a batched step), so prewarming and generation of
 /// one session never overlap.
 final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @unchecked Sendable {
-    // @unchecked: `sequence` is only read and written on `queue`.
+    // @unchecked: `sequence` is read and written on `queue` while this session holds its cache in the
+    // provider's budget, or set to nil by the budget (under its lock) while the session is idle.
     let provider: LocalTransformerProvider
     private let queue = DispatchQueue(label: "LMSession.LocalConversation")
     private var sequence: BatchedSequence?
@@ -22,6 +23,14 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
 
     init(provider: LocalTransformerProvider) {
         self.provider = provider
+    }
+
+    deinit { provider.budget.remove(ObjectIdentifier(self)) }
+
+    /// Takes this session's KV cache from the provider's budget for a request (or keeps the one it has).
+    /// - Returns: false when stopped while waiting.
+    private func acquireCache(wait: Bool, stop: StopFlag) throws(LocalModelError) -> Bool {
+        try provider.budget.acquire(self, wait: wait, evict: { [weak self] in self?.sequence = nil }, isCancelled: { stop.isSet })
     }
 
     func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
@@ -90,6 +99,8 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
             throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: Array(request.transcript),
                 debugDescription: "The model's chat template renders this transcript as no tokens."))
         }
+        guard try acquireCache(wait: true, stop: stop) else { return }
+        defer { provider.budget.release(self) }
         let context = batchedSequence(loaded)
         defer { context.close() }
         guard let (logits, cached) = try load(prompt, into: context, stop: stop) else { return }
@@ -101,6 +112,9 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
 
     private func prefill(transcript: Transcript, promptPrefix: Prompt?) throws {
         let loaded = try provider.loadedForGeneration()
+        // Prewarming never waits for a cache (it may take back an idle session's).
+        guard (try? acquireCache(wait: false, stop: StopFlag())) == true else { return }
+        defer { provider.budget.release(self) }
         let context = batchedSequence(loaded)
         let tokens = loaded.renderer.prewarmTokens(transcript: transcript, promptPrefix: promptPrefix)
         guard !tokens.isEmpty, tokens.count <= loaded.contextSize else { return }

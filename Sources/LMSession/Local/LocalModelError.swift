@@ -17,6 +17,9 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidContextSize(Int)
     /// The requested thread count is outside `InferenceContext.supportedThreadCounts` (1...64).
     case invalidThreadCount(Int)
+    /// Every KV cache the provider allows (`maximumConcurrentSessions`) belongs to a session that is
+    /// generating, and the provider's ``SessionLimitPolicy`` is `.fail`; thrown by a request.
+    case tooManySessions(limit: Int)
 
     public var description: String {
         switch self {
@@ -30,6 +33,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
             "the model needs \(required / 1_048_576) MiB (weights and KV cache) but only \(available / 1_048_576) MiB are available"
         case .invalidContextSize(let size):
             "invalid context size \(size): it must be at least 1"
+        case .tooManySessions(let limit):
+            "all \(limit) sessions the model allows at once are generating"
         case .invalidThreadCount(let n):
             "invalid thread count \(n): it must be in \(InferenceContext.supportedThreadCounts.lowerBound)...\(InferenceContext.supportedThreadCounts.upperBound)"
         }

@@ -1,5 +1,11 @@
 import LMKernels
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Keys and values of every layer for one sequence, stored as IEEE half-precision bit patterns
 /// (rounded to nearest even on store, as llama.cpp's default f16 cache), allocated once when the
 /// context is created and touched only as positions are filled.
@@ -27,6 +33,24 @@ package final class KVCache {
     private let nonFinite: UnsafeMutablePointer<Bool>
     /// One token's keys as halves, before they are scattered into the transposed layout.
     private let keyRow: UnsafeMutablePointer<UInt16>
+    /// Halves in each of `keys` and `values`.
+    private let mappedCount: Int
+
+    /// `count` halves in pages of their own (an anonymous mapping): touched only as positions fill,
+    /// and given back to the system when the cache goes. From the heap, many caches freed by many
+    /// sessions stayed resident (malloc raises its mmap threshold after the first large free and
+    /// then serves such blocks from arenas it does not trim).
+    private static func map(_ count: Int) -> UnsafeMutablePointer<UInt16> {
+        let bytes = count * MemoryLayout<UInt16>.stride
+        let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        // Out of address space, as `allocate` would, traps.
+        guard let p, p != MAP_FAILED else { preconditionFailure("cannot map \(bytes) bytes for a KV cache") }
+        return p.bindMemory(to: UInt16.self, capacity: count)
+    }
+
+    private static func unmap(_ p: UnsafeMutablePointer<UInt16>, _ count: Int) {
+        munmap(p, count * MemoryLayout<UInt16>.stride)
+    }
 
     /// Bytes a cache of this shape allocates (keys and values as halves).
     package static func bytes(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) -> Int {
@@ -40,17 +64,18 @@ package final class KVCache {
         self.headDim = headDim
         self.rowSize = nKVHead * headDim
         self.blocksPerLayer = (contextSize + Self.block - 1) / Self.block
-        let count = nLayer * blocksPerLayer * Self.block * rowSize
-        keys = .allocate(capacity: max(count, 1))
-        values = .allocate(capacity: max(count, 1))
+        let count = max(nLayer * blocksPerLayer * Self.block * rowSize, 1)
+        keys = Self.map(count)
+        values = Self.map(count)
+        mappedCount = count
         nonFinite = .allocate(capacity: max(nLayer, 1))
         nonFinite.initialize(repeating: false, count: max(nLayer, 1))
         keyRow = .allocate(capacity: max(rowSize, 1))
     }
 
     deinit {
-        keys.deallocate()
-        values.deallocate()
+        Self.unmap(keys, mappedCount)
+        Self.unmap(values, mappedCount)
         nonFinite.deallocate()
         keyRow.deallocate()
     }

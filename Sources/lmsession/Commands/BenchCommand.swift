@@ -10,7 +10,9 @@ import LMTransformer
 /// with a full 4096-position KV cache.
 enum BenchCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
-        let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "depth"], switches: ["json"])
+        let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "depth", "sessions"],
+                                         switches: ["json"])
+        if let sessions = try a.int("sessions") { return try SessionsBench.run(a, sessions: sessions) }
         let pp = try a.int("prompt-tokens") ?? 512, tg = try a.int("gen-tokens") ?? 128, reps = try a.int("repetitions") ?? 3
         let depth = try a.int("depth") ?? 1
         guard pp > 0, tg > 0, reps > 0 else { throw .usage("token counts and repetitions must be positive") }
