@@ -83,6 +83,11 @@ import Testing
         old.sampling = .greedy
         #expect(old.samplingMode == .greedy)
         #expect(GenerationOptions(sampling: nil) == GenerationOptions())
+        // With a tool-calling mode too (Apple declares that one only with `samplingMode:`; ours warns and renames).
+        let mixed = GenerationOptions(sampling: .greedy, temperature: 0.3, maximumResponseTokens: 9, toolCallingMode: .required)
+        #expect(mixed == GenerationOptions(samplingMode: .greedy, temperature: 0.3, maximumResponseTokens: 9, toolCallingMode: .required))
+        #expect(mixed.toolCallingMode == .required && mixed.samplingMode == .greedy && mixed.maximumResponseTokens == 9)
+        #expect(GenerationOptions(sampling: nil, toolCallingMode: .disallowed).toolCallingMode == .disallowed)
     }
 
     @Test func systemLanguageModelSurface() async throws {

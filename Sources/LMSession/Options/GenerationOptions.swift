@@ -38,6 +38,18 @@ public struct GenerationOptions: Sendable, Equatable {
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
     }
+
+    /// Creates options with the 26.x label `sampling:` and a tool-calling mode. Apple's 27 SDK declares the
+    /// tool-calling initialiser only with `samplingMode:`; this one exists so that code mixing the two spellings
+    /// compiles, with a deprecation warning whose fix-it renames the label (not in Apple's API).
+    @available(*, deprecated, renamed: "init(samplingMode:temperature:maximumResponseTokens:toolCallingMode:)")
+    public init(sampling: SamplingMode?, temperature: Double? = nil, maximumResponseTokens: Int? = nil,
+                toolCallingMode: ToolCallingMode?) {
+        self.storedSamplingMode = sampling
+        self.temperature = temperature
+        self.maximumResponseTokens = maximumResponseTokens
+        self.storedToolCallingMode = toolCallingMode
+    }
 }
 
 extension GenerationOptions {

@@ -215,8 +215,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// Sets up the next model call (evaluating the session's profile: its instructions, tools, model, settings,
     /// and the activation callbacks of a profile change), checks the model and the budget (unless the
     /// conversation checks it on the tokens it renders), runs `onPrompt` before the first call, and starts it.
-    /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model, what
-    ///   ``checkCapabilities(_:)`` and `validate()` throw, ``LanguageModelError/contextSizeExceeded(_:)`` when the
+    /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model (with the cause the
+    ///   model gives, ``ExplainsUnavailability``), ``LanguageModelSession/DuplicateToolNameError`` for tools that
+    ///   share a name, what ``checkCapabilities(_:)`` and `validate()` throw, ``LanguageModelError/contextSizeExceeded(_:)`` when the
     ///   request's input alone needs more tokens than the context holds, and what the profile's callbacks throw.
     private func startStep() async throws {
         let call = session.setUpNextCall(activating: true)
@@ -227,11 +228,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try options.validate()
         let model = call.model
         if case .unavailable(let reason) = model.availability {
-            let cause = (model as? SystemLanguageModel)?.unavailabilityCause.map { ": \($0)" } ?? ""
+            let cause = (model as? any ExplainsUnavailability)?.unavailabilityDescription.map { ": \($0)" } ?? ""
             throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
         }
         try checkCapabilities(model.capabilities)
         tools = call.tools
+        if let duplicate = LanguageModelSession.DuplicateToolNameError.check(tools) { throw duplicate }
         try checkSchemasBuilt()
         if let instructions = call.instructions { base.setInstructions(instructions) }
         try checkAttachments(model.capabilities)

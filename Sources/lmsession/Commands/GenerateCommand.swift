@@ -11,6 +11,11 @@ enum GenerateCommand {
                                          switches: ["raw", "greedy"])
         guard a.positional.count == 1 else { throw .usage("generate takes exactly one PROMPT argument") }
         let (params, seed) = try SamplingOptions.parse(a)
+        // Every option is checked before the model loads, so a usage error is reported as one (exit 2) at once.
+        let threads = try a.threads()
+        let contextSize = try a.int("context") ?? 4096
+        let maxTokens = try a.int("max-tokens") ?? 256
+        guard maxTokens >= 0 else { throw .usage("--max-tokens must not be negative") }
         let model = try ModelLocator.load(a.string("model"))
         let prompt: [Int]
         if a.has("raw") {
@@ -31,11 +36,9 @@ enum GenerateCommand {
             }
         }
         let context: InferenceContext
-        do { context = try InferenceContext(model: model, contextSize: try a.int("context") ?? 4096, threads: try a.threads()) } catch {
+        do { context = try InferenceContext(model: model, contextSize: contextSize, threads: threads) } catch {
             throw .failed("\(error)")
         }
-        let maxTokens = try a.int("max-tokens") ?? 256
-        guard maxTokens >= 0 else { throw .usage("--max-tokens must not be negative") }
         var loop = GenerationLoop(context: context, sampler: Sampler(params, seed: seed), maxTokens: maxTokens)
         let timing = try loop.run(prompt: prompt) { writeOut($0) }
         writeOut("\n")

@@ -8,15 +8,20 @@ enum PerplexityCommand {
         guard let file = a.string("file") else { throw .usage("perplexity needs --file F") }
         let chunk = try a.int("context") ?? 512
         guard chunk >= 4 else { throw .usage("--context must be at least 4") }
-        let model = try ModelLocator.load(a.string("model"))
+        let threads = try a.threads()
+        // The text is read before the model loads: a wrong path is reported as such, at once.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { throw .failed("file not found: \(file)") }
+        guard !isDirectory.boolValue else { throw .failed("\(file) is a directory, not a text file") }
         guard var text = try? String(contentsOfFile: file, encoding: .utf8) else { throw .failed("cannot read \(file) as UTF-8 text") }
+        let model = try ModelLocator.load(a.string("model"))
         if text.hasSuffix("\n") { text.removeLast() }
         let tokens = model.tokenizer.encode(text, parseSpecial: false)
         printError("\(tokens.count) tokens, \(tokens.count / chunk) chunks of \(chunk)")
         guard tokens.count >= 2 * chunk else { throw .failed("need at least \(2 * chunk) tokens, the text has \(tokens.count)") }
         let start = Date()
         do {
-            let r = try Perplexity(chunkSize: chunk).evaluate(tokens: tokens, model: model, threads: try a.threads()) { i, running in
+            let r = try Perplexity(chunkSize: chunk).evaluate(tokens: tokens, model: model, threads: threads) { i, running in
                 writeOut("[\(i + 1)]\(String(format: "%.4f", running)),")
             }
             print("\nFinal estimate: PPL = \(String(format: "%.4f", r.ppl)) +/- \(String(format: "%.5f", r.stderr))")

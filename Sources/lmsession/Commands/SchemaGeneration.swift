@@ -12,6 +12,9 @@ enum SchemaGeneration {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
         let a = try CommandLineArguments(args, valueOptions: valueOptions, switches: ["greedy", "no-schema-in-prompt"])
         guard a.positional.count == 1 else { throw .usage("generate --schema takes exactly one PROMPT argument") }
+        // Options first (usage errors, exit 2), then the files.
+        let contextSize = try a.int("context") ?? 4096
+        let threads = try a.threads()
         let schemaPath = a.string("schema") ?? ""
         let schema = try readSchema(at: schemaPath)
         let options = try generationOptions(a)
@@ -19,8 +22,6 @@ enum SchemaGeneration {
         guard FileManager.default.fileExists(atPath: modelPath) else {
             throw .failed("model not found at \(modelPath) (pass --model PATH, set LMSESSION_MODEL, or run Models/fetch)")
         }
-        let contextSize = try a.int("context") ?? 4096
-        let threads = try a.threads()
         let (prompt, instructions) = (a.positional[0], a.string("system"))
         let includeSchema = !a.has("no-schema-in-prompt")
 

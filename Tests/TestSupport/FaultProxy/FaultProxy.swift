@@ -31,6 +31,9 @@ public final class FaultProxy: Sendable {
         case dynamic(@Sendable (RecordedRequest) -> Fault)
         /// Answers 200 with a body of `bytes` bytes of `filler` (Content-Length set), written as fast as read.
         case oversized(bytes: Int, filler: UInt8 = UInt8(ascii: "x"))
+        /// Answers 200 `text/event-stream` and sends `chunk` again and again with no pause, as fast as the client
+        /// reads, until `bytes` bytes of body were sent (then the stream ends) or the client goes away.
+        case flood(chunk: Data, bytes: Int)
     }
 
     /// One request as the proxy received it.
@@ -159,6 +162,12 @@ public final class FaultProxy: Sendable {
             guard client.write(Self.streamHead) else { return }
             let framed = Self.chunked(chunk)
             while client.write(framed) { Thread.sleep(forTimeInterval: interval.seconds) }
+        case .flood(let chunk, let bytes):
+            guard client.write(Self.streamHead) else { return }
+            let framed = Self.chunked(chunk)
+            var sent = 0
+            while sent < bytes, client.write(framed) { sent += chunk.count }
+            if sent >= bytes { _ = client.write("0\r\n\r\n") }
         case .oversized(let bytes, let filler):
             guard client.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n") else { return }
             let block = [UInt8](repeating: filler, count: 65_536)

@@ -41,24 +41,44 @@ final class ClaudeConversation: LanguageModelConversation, ChecksContextBudget {
     /// - Throws: ``ClaudeError/missingCredential`` for an empty key (nothing sent), the request body's
     ///   errors, the transport's (``ServerModelError/unreachable(_:)``, ``LanguageModelError/timeout(_:)``),
     ///   the mapped HTTP and stream errors, ``ServerModelError/connectionLost(_:)`` for a stream that ends
-    ///   before `message_stop`, and ``ClaudeError/api(status:type:message:)`` after too many pauses.
+    ///   before `message_stop`, ``ClaudeError/api(status:type:message:)`` after too many pauses,
+    ///   ``ServerModelError/invalidBaseURL(_:)`` before sending, and what ``ServerStepCheck`` throws. With
+    ///   `maximumResponseTokens` 0 nothing is sent and the step is empty.
     private func run(_ request: LanguageModelRequest, yield: (LanguageModelEvent) -> Void) async throws {
+        if let problem = ServerEndpoint.problem(with: model.baseURL) { throw problem }
         if case .apiKey(let key) = model.auth, key.isEmpty { throw ClaudeError.missingCredential }
+        // As the local model: no token may be generated, so no request (the API rejects `max_tokens: 0`).
+        if request.options.maximumResponseTokens == 0 { return }
         var continuing: [JSONValue] = []
         var earlier = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+        var text = ""
+        var calledTools = false
         for _ in 0...Self.maximumContinuations {
             var last = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
             let decoder = try await send(request, continuing: continuing) { event in
-                if case .usage(let usage) = event {
+                switch event {
+                case .usage(let usage):
                     last = usage
                     yield(.usage(LanguageModelUsage(inputTokens: earlier.inputTokens + usage.inputTokens,
                                                     cachedInputTokens: earlier.cachedInputTokens + usage.cachedInputTokens,
                                                     outputTokens: earlier.outputTokens + usage.outputTokens)))
-                } else {
+                case .text(let delta):
+                    text += delta
+                    yield(event)
+                case .toolCalls:
+                    calledTools = true
+                    yield(event)
+                default:
                     yield(event)
                 }
             }
-            guard decoder.stopReason == "pause_turn" else { return }
+            guard decoder.stopReason == "pause_turn" else {
+                if !calledTools {
+                    try ServerStepCheck.checkStepWithoutToolCalls(request, text: text, ending: decoder.stopReason == "max_tokens" ? .tokenLimit : .natural,
+                                                                  redactor: model.redactor)
+                }
+                return
+            }
             continuing += decoder.contentBlocks
             earlier = LanguageModelUsage(inputTokens: earlier.inputTokens + last.inputTokens,
                                          cachedInputTokens: earlier.cachedInputTokens + last.cachedInputTokens,
@@ -79,7 +99,7 @@ final class ClaudeConversation: LanguageModelConversation, ChecksContextBudget {
         do {
             response = try await HTTPStreamingClient.send(http)
         } catch let error as ServerModelError {
-            if case .unreachable = error { model.reachability.markUnreachable() }
+            if case .unreachable = error { model.reachability.markUnreachable(error) }
             throw error
         }
         model.reachability.markReachable()
@@ -105,21 +125,5 @@ final class ClaudeConversation: LanguageModelConversation, ChecksContextBudget {
         }
         try Task.checkCancellation()
         throw ServerModelError.connectionLost("\(model.baseURL.redactedOrigin): the event stream ended before message_stop")
-    }
-}
-
-/// Whether the last request reached the server, shared by every copy of a ``ClaudeLanguageModel``.
-final class ServerReachability: Sendable {
-    /// When the last request found the server unreachable; nil once a request reached it.
-    private let failedAt = Mutex<Date?>(nil)
-    /// Seconds after an unreachable failure during which the model reports itself unavailable.
-    static let holdSeconds: TimeInterval = 5
-
-    func markUnreachable(now: Date = Date()) { failedAt.withLock { $0 = now } }
-    func markReachable() { failedAt.withLock { $0 = nil } }
-
-    /// True within ``holdSeconds`` of an unreachable failure.
-    func isUnreachable(now: Date = Date()) -> Bool {
-        failedAt.withLock { $0.map { now.timeIntervalSince($0) < Self.holdSeconds } ?? false }
     }
 }

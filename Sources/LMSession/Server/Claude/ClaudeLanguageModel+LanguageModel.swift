@@ -2,12 +2,21 @@ import Foundation
 import LMGrammar
 
 extension ClaudeLanguageModel: LanguageModel {
-    /// `.unavailable(.modelNotReady)` for ``ServerReachability/holdSeconds`` after a request found the
-    /// server unreachable (that request threw ``ServerModelError/unreachable(_:)``); `.available` otherwise,
-    /// after which the next request tries again. A missing key does not make the model unavailable: the
-    /// request throws ``ClaudeError/missingCredential``, which says what to fix.
+    /// `.unavailable(.modelNotReady)` when the base URL cannot address an HTTP server (always), or for
+    /// ``ServerReachability/holdSeconds`` after a request found the server unreachable (that request threw
+    /// ``ServerModelError/unreachable(_:)``); `.available` otherwise, after which the next request tries again.
+    /// ``unavailabilityCause`` says why. A missing key does not make the model unavailable: the request throws
+    /// ``ClaudeError/missingCredential``, which says what to fix.
     public var availability: SystemLanguageModel.Availability {
-        reachability.isUnreachable() ? .unavailable(.modelNotReady) : .available
+        ServerEndpoint.availability(baseURL: baseURL, reachability: reachability).availability
+    }
+
+    /// Why the model is unavailable: ``ServerModelError/invalidBaseURL(_:)``, or the
+    /// ``ServerModelError/unreachable(_:)`` of the last request; nil when available. Not in Apple's API or the
+    /// published package; a request on the unavailable model throws ``SystemLanguageModel/Error/assetsUnavailable(_:)``
+    /// carrying this text.
+    public var unavailabilityCause: ServerModelError? {
+        ServerEndpoint.availability(baseURL: baseURL, reachability: reachability).cause
     }
 
     /// The model's context window (``ClaudeModel/contextSize``); the server enforces it.
@@ -51,6 +60,7 @@ extension ClaudeLanguageModel: LanguageModel {
 
     /// Asks the server how many input tokens `body` takes.
     private func countTokens(_ body: ClaudeRequestBody) async throws -> Int {
+        if let problem = ServerEndpoint.problem(with: baseURL) { throw problem }
         if case .apiKey(let key) = auth, key.isEmpty { throw ClaudeError.missingCredential }
         let url = baseURL.appendingPathComponent("v1").appendingPathComponent("messages").appendingPathComponent("count_tokens")
         var headers = headers(betas: body.betas)

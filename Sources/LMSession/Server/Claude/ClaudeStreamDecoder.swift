@@ -21,17 +21,20 @@ import LMGrammar
 package struct ClaudeStreamDecoder {
     let errorContext: ClaudeErrorMapping.Context
 
-    /// A content block being streamed, by its index.
+    /// A content block being streamed, by its index. The part that streams (text, a tool's input JSON, thinking)
+    /// is in ``streamed``.
     private enum Block {
-        case text(String)
-        case toolUse(id: String, name: String, json: String)
-        case thinking(text: String, signature: String)
+        case text
+        case toolUse(id: String, name: String)
+        case thinking(signature: String)
         /// A block kept as sent (redacted thinking, a server tool's result), or a server tool call whose
-        /// input streams as JSON.
-        case replayed(JSONValue, inputJSON: String?)
+        /// input streams as JSON (`streamsInput`).
+        case replayed(JSONValue, streamsInput: Bool)
     }
 
     private var blocks: [Int: Block] = [:]
+    /// The streamed part of each open block, appended in place (a block of many deltas grows in linear time).
+    private var streamed: [Int: String] = [:]
     private var toolCalls: [Transcript.ToolCall] = []
     /// Blocks to send back before this step's tool calls (see the type's documentation).
     private(set) var replayBlocks: [JSONValue] = []
@@ -106,21 +109,26 @@ package struct ClaudeStreamDecoder {
         switch type {
         case "text":
             let text = block["text"]?.stringValue ?? ""
-            blocks[index] = .text(text)
+            blocks[index] = .text
+            streamed[index] = text
             if !text.isEmpty { return [.text(text)] }
         case "tool_use":
             guard let id = block["id"]?.stringValue, let name = block["name"]?.stringValue else {
                 throw ServerModelError.invalidResponse("tool_use block without id or name")
             }
-            blocks[index] = .toolUse(id: id, name: name, json: "")
+            blocks[index] = .toolUse(id: id, name: name)
+            streamed[index] = ""
         case "thinking":
-            blocks[index] = .thinking(text: block["thinking"]?.stringValue ?? "", signature: block["signature"]?.stringValue ?? "")
+            blocks[index] = .thinking(signature: block["signature"]?.stringValue ?? "")
+            streamed[index] = block["thinking"]?.stringValue ?? ""
         case "server_tool_use":
-            blocks[index] = .replayed(block, inputJSON: "")
+            blocks[index] = .replayed(block, streamsInput: true)
+            streamed[index] = ""
         default:
             // redacted_thinking, web_search_tool_result, web_fetch_tool_result, code execution results, ...:
             // complete in their start event.
-            blocks[index] = .replayed(block, inputJSON: nil)
+            blocks[index] = .replayed(block, streamsInput: false)
+            streamed[index] = nil
         }
         return []
     }
@@ -132,18 +140,16 @@ package struct ClaudeStreamDecoder {
         }
         guard let block = blocks[index] else { throw ServerModelError.invalidResponse("delta for content block \(index), which was not started") }
         switch (type, block) {
-        case let ("text_delta", .text(sofar)):
+        case ("text_delta", .text):
             let text = delta["text"]?.stringValue ?? ""
-            blocks[index] = .text(sofar + text)
+            streamed[index, default: ""] += text
             return text.isEmpty ? [] : [.text(text)]
-        case let ("input_json_delta", .toolUse(id, name, json)):
-            blocks[index] = .toolUse(id: id, name: name, json: json + (delta["partial_json"]?.stringValue ?? ""))
-        case let ("input_json_delta", .replayed(value, input?)):
-            blocks[index] = .replayed(value, inputJSON: input + (delta["partial_json"]?.stringValue ?? ""))
-        case let ("thinking_delta", .thinking(text, signature)):
-            blocks[index] = .thinking(text: text + (delta["thinking"]?.stringValue ?? ""), signature: signature)
-        case let ("signature_delta", .thinking(text, signature)):
-            blocks[index] = .thinking(text: text, signature: signature + (delta["signature"]?.stringValue ?? ""))
+        case ("input_json_delta", .toolUse), ("input_json_delta", .replayed(_, streamsInput: true)):
+            streamed[index, default: ""] += delta["partial_json"]?.stringValue ?? ""
+        case ("thinking_delta", .thinking):
+            streamed[index, default: ""] += delta["thinking"]?.stringValue ?? ""
+        case let ("signature_delta", .thinking(signature)):
+            blocks[index] = .thinking(signature: signature + (delta["signature"]?.stringValue ?? ""))
         default:
             break // citations_delta and deltas added to the API later
         }
@@ -153,10 +159,13 @@ package struct ClaudeStreamDecoder {
     private mutating func stopBlock(_ json: JSONValue) throws -> [LanguageModelEvent] {
         let index = try index(json)
         guard let block = blocks.removeValue(forKey: index) else { return [] }
+        let streamedText = streamed.removeValue(forKey: index)
         switch block {
-        case .text(let text):
+        case .text:
+            let text = streamedText ?? ""
             if !text.isEmpty { contentBlocks.append(.members([.init(key: "type", value: .text("text")), .init(key: "text", value: .text(text))])) }
-        case let .toolUse(id, name, text):
+        case let .toolUse(id, name):
+            let text = streamedText ?? ""
             func invalid(_ what: String) -> GeneratedContent.ParsingError {
                 .invalidToolCallArguments(toolName: name, reason: "\(what): \(errorContext.redactor.redact(text))",
                                           arguments: errorContext.redactor.redact(text))
@@ -173,14 +182,15 @@ package struct ClaudeStreamDecoder {
             toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
             contentBlocks.append(.members([.init(key: "type", value: .text("tool_use")), .init(key: "id", value: .text(id)),
                                            .init(key: "name", value: .text(name)), .init(key: "input", value: (try? JSONValue.parse(arguments.jsonString)) ?? .members([]))]))
-        case let .thinking(text, signature):
+        case let .thinking(signature):
+            let text = streamedText ?? ""
             contentBlocks.append(.members([.init(key: "type", value: .text("thinking")), .init(key: "thinking", value: .text(text)),
                                            .init(key: "signature", value: .text(signature))]))
             // llama-server sends an empty signature (local models sign nothing): unsigned.
             return [.reasoning(text: text, signature: signature.isEmpty ? nil : Data(base64Encoded: signature))]
-        case let .replayed(value, inputJSON):
+        case let .replayed(value, streamsInput):
             var value = value
-            if let inputJSON, !inputJSON.isEmpty, case let .object(members, _) = value, let input = try? JSONValue.parse(inputJSON) {
+            if streamsInput, let inputJSON = streamedText, !inputJSON.isEmpty, case let .object(members, _) = value, let input = try? JSONValue.parse(inputJSON) {
                 value = .members(members.filter { $0.key != "input" } + [.init(key: "input", value: input)])
             }
             replayBlocks.append(value)

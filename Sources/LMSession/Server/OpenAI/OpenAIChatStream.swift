@@ -59,8 +59,10 @@ struct OpenAIChatStream {
     /// - Throws: ``ServerModelError/invalidResponse(_:)`` when the data is not a chunk; the mapped error
     ///   when the chunk is an error (``OpenAIErrorMapping``).
     mutating func read(_ event: ServerSentEvent) throws -> String? {
-        let data = event.data.trimmingCharacters(in: .whitespaces)
-        if data == "[DONE]" {
+        // Only a short payload can be the end marker; a chunk is decoded as sent (JSON allows the spaces), so a
+        // large one is not copied through Foundation's trimming.
+        let data = event.data
+        if data.utf8.count <= 32, data.trimmingCharacters(in: .whitespaces) == "[DONE]" {
             done = true
             return nil
         }
@@ -79,12 +81,11 @@ struct OpenAIChatStream {
         guard let choice = chunk.choices?.first else { return nil }
         if let reason = choice.finish_reason { finishReason = reason }
         for fragment in choice.delta?.tool_calls ?? [] {
+            // Mutated in place: arguments that stream in many pieces grow without being copied each time.
             let index = fragment.index ?? 0
-            var call = calls[index] ?? PendingCall()
-            if let id = fragment.id, !id.isEmpty { call.id = id }
-            if let name = fragment.function?.name { call.name += name }
-            if let arguments = fragment.function?.arguments { call.arguments += arguments }
-            calls[index] = call
+            if let id = fragment.id, !id.isEmpty { calls[index, default: PendingCall()].id = id }
+            calls[index, default: PendingCall()].name += fragment.function?.name ?? ""
+            calls[index, default: PendingCall()].arguments += fragment.function?.arguments ?? ""
         }
         if let text = choice.delta?.refusal { refusal += text }
         let text = choice.delta?.content ?? ""

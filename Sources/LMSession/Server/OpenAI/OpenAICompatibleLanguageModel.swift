@@ -35,7 +35,8 @@ public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConverti
     /// ``ServerModelError/responseTooLarge(limit:)``.
     public let maximumResponseBytes: Int
     let apiKey: APIKey?
-    let health: ServerHealth
+    /// Whether the last call reached the server (drives ``availability``); shared by copies.
+    let reachability = ServerReachability()
 
     /// - Parameters:
     ///   - baseURL: the API's root, ending before `/chat/completions` (usually in `/v1`).
@@ -57,31 +58,45 @@ public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConverti
         self.headers = headers
         self.capabilities = capabilities
         self.maximumResponseBytes = maximumResponseBytes
-        self.health = ServerHealth()
     }
 
-    /// `.available`, or `.unavailable(.modelNotReady)` after a call could not reach the server, until a
-    /// call (or ``checkAvailability()``) reaches it again.
+    /// `.unavailable(.modelNotReady)` when the base URL cannot address an HTTP server (always), or for
+    /// a few seconds after a call found the server unreachable (then the next request tries again);
+    /// `.available` otherwise. ``unavailabilityCause`` says why.
     public var availability: SystemLanguageModel.Availability {
-        health.reachable ? .available : .unavailable(.modelNotReady)
+        ServerEndpoint.availability(baseURL: baseURL, reachability: reachability).availability
+    }
+
+    /// Why the model is unavailable: ``ServerModelError/invalidBaseURL(_:)`` or the
+    /// ``ServerModelError/unreachable(_:)`` of the last call; nil when available. Not in Apple's API (its
+    /// `Availability` has no room for a cause); a request on the unavailable model throws
+    /// ``SystemLanguageModel/Error/assetsUnavailable(_:)`` carrying this text.
+    public var unavailabilityCause: ServerModelError? {
+        ServerEndpoint.availability(baseURL: baseURL, reachability: reachability).cause
     }
 
     /// Asks the server (`GET {baseURL}/models`, within `timeout`) and returns the availability it implies:
-    /// `.available` when it answers 200, `.unavailable(.modelNotReady)` otherwise (also recorded for
-    /// ``availability``).
+    /// `.available` when it answers 200, `.unavailable(.modelNotReady)` otherwise (recorded for ``availability``
+    /// and ``unavailabilityCause``: the transport's error, or ``ServerModelError/httpStatus(code:bodyExcerpt:)``).
     public func checkAvailability() async -> SystemLanguageModel.Availability {
+        guard ServerEndpoint.problem(with: baseURL) == nil else { return availability }
         var request = makeHTTPRequest(path: "models", body: nil)
         request.method = "GET"
         request.maximumResponseBytes = 1 << 20
-        let ok: Bool
         do {
             let response = try await HTTPStreamingClient.send(request)
-            ok = response.statusCode == 200
+            guard response.statusCode == 200 else {
+                let body = (try? await response.collect(limit: 4 << 10)) ?? Data()
+                reachability.markUnreachable(.httpStatus(code: response.statusCode, bodyExcerpt: redactor.excerpt(body)))
+                return availability
+            }
             response.cancel()
+            reachability.markReachable()
+        } catch let error as ServerModelError {
+            reachability.markUnreachable(error)
         } catch {
-            ok = false
+            reachability.markUnreachable(.unreachable("\(baseURL.redactedOrigin): \(error)"))
         }
-        health.reachable = ok
         return availability
     }
 
@@ -133,13 +148,4 @@ struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, 
     var description: String { SecretRedactor.mask }
     var debugDescription: String { SecretRedactor.mask }
     var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
-}
-
-/// Whether the last call reached the server, shared by the model and its conversations.
-final class ServerHealth: Sendable {
-    private let state = Atomic(true)
-    var reachable: Bool {
-        get { state.load(ordering: .relaxed) }
-        set { state.store(newValue, ordering: .relaxed) }
-    }
 }

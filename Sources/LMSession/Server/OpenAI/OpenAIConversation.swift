@@ -28,19 +28,26 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
     }
 
     /// Sends the request and reads its event stream.
-    /// - Throws: see ``OpenAICompatibleLanguageModel``.
+    ///
+    /// `maximumResponseTokens` 0 sends nothing and reports an empty step, as the local model generates no token
+    /// (servers differ: llama-server generates one token for `max_tokens: 0`, OpenAI rejects it).
+    /// - Throws: see ``OpenAICompatibleLanguageModel``; ``ServerModelError/invalidBaseURL(_:)`` before sending
+    ///   for a base URL that is not `http(s)://host`; what ``ServerStepCheck`` throws for a step that required a
+    ///   tool call and made none, or a structured value the token limit cut.
     static func run(_ request: LanguageModelRequest, model: OpenAICompatibleLanguageModel,
                     emit: (LanguageModelEvent) -> Void) async throws {
+        if let problem = ServerEndpoint.problem(with: model.baseURL) { throw problem }
+        if request.options.maximumResponseTokens == 0 { return }
         let body = Data(OpenAIChatRequest.body(for: request, model: model.model).text.utf8)
         let redactor = model.redactor
         let response: HTTPStreamingResponse
         do {
             response = try await HTTPStreamingClient.send(model.makeHTTPRequest(path: "chat/completions", body: body))
-        } catch ServerModelError.unreachable(let what) {
-            model.health.reachable = false
-            throw ServerModelError.unreachable(what)
+        } catch let error as ServerModelError {
+            if case .unreachable = error { model.reachability.markUnreachable(error) }
+            throw error
         }
-        model.health.reachable = true
+        model.reachability.markReachable()
         defer { response.cancel() }
         guard response.statusCode == 200 else {
             let excerpt = try await response.collect(limit: 64 << 10)
@@ -49,9 +56,13 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
         }
         try await response.requireEventStream(redactor: redactor)
         var stream = OpenAIChatStream(redactor: redactor)
+        var text = ""
         for try await event in response.events() {
             do {
-                if let text = try stream.read(event) { emit(.text(text)) }
+                if let delta = try stream.read(event) {
+                    text += delta
+                    emit(.text(delta))
+                }
             } catch LanguageModelError.contextSizeExceeded(var overflow) where overflow.contextSize == 0 {
                 overflow.contextSize = model.contextSize
                 throw LanguageModelError.contextSizeExceeded(overflow)
@@ -60,7 +71,12 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
         }
         try Task.checkCancellation()
         let calls = try stream.finish()
-        if !calls.isEmpty { emit(.toolCalls(calls)) }
+        if calls.isEmpty {
+            try ServerStepCheck.checkStepWithoutToolCalls(request, text: text, ending: stream.finishReason == "length" ? .tokenLimit : .natural,
+                                                          redactor: redactor)
+        } else {
+            emit(.toolCalls(calls))
+        }
         if let usage = stream.usage { emit(.usage(usage)) }
     }
 }

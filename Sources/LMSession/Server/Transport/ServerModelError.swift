@@ -19,13 +19,22 @@ public enum ServerModelError: Error, Sendable, Equatable, LocalizedError, Custom
     case invalidResponse(String)
     /// The response body grew past `limit` bytes (the transport stops reading there).
     case responseTooLarge(limit: Int)
-    /// No connection could be made (refused, unknown host, no route); `description` names the host.
+    /// No connection could be made (refused, unknown host, no route); the text names the server's origin and
+    /// what failed (`http://127.0.0.1:9 (could not connect to the host, URLError -1004)`).
     case unreachable(String)
+    /// The model's base URL cannot address an HTTP server (not `http`/`https`, no host): found when the model
+    /// is asked for its ``OpenAICompatibleLanguageModel/availability`` or sends a request. Nothing was sent.
+    case invalidBaseURL(String)
     /// The connection broke before the response was complete.
     case connectionLost(String)
     /// The model called a tool with arguments that are not a JSON object. Not thrown alone: it is the
     /// `underlyingError` of the ``GeneratedContent/ParsingError`` a request throws (Apple's decoding failure).
     case invalidToolCallArguments(toolName: String, reason: String)
+    /// The request required a tool call (``GenerationOptions/ToolCallingMode/required``) and the server answered
+    /// without one (llama-server ignores `tool_choice: "required"` for models whose chat template has no tool
+    /// format). Not thrown alone: it is the `underlyingError` of the ``GeneratedContent/ParsingError`` the request
+    /// throws, whose `rawContent` is the answer. `answer` is its start.
+    case requiredToolCallMissing(answer: String)
 
     /// Characters of an error body kept in ``httpStatus(code:bodyExcerpt:)``.
     public static let bodyExcerptLimit = 512
@@ -38,8 +47,11 @@ public enum ServerModelError: Error, Sendable, Equatable, LocalizedError, Custom
         case .invalidResponse(let reason): "Invalid response from the server: \(reason)"
         case .responseTooLarge(let limit): "The server's response is larger than \(limit) bytes."
         case .unreachable(let what): "The server is unreachable: \(what)"
+        case .invalidBaseURL(let what): "Invalid base URL: \(what)"
         case .connectionLost(let what): "The connection to the server was lost: \(what)"
         case .invalidToolCallArguments(let name, let reason): "The model called \(name) with invalid arguments: \(reason)"
+        case .requiredToolCallMissing(let answer):
+            "The request requires a tool call (toolCallingMode .required), but the server answered without one: \(answer)"
         }
     }
 
@@ -53,6 +65,15 @@ extension GeneratedContent.ParsingError {
     static func invalidToolCallArguments(toolName: String, reason: String, arguments: String) -> Self {
         let detail = ServerModelError.invalidToolCallArguments(toolName: toolName, reason: reason)
         return Self(rawContent: arguments, underlyingError: detail, debugDescription: detail.description)
+    }
+
+    /// A server model's answer without a tool call to a request that required one: output that does not decode as
+    /// what was asked (as a local model's tool call that does not decode), with
+    /// ``ServerModelError/requiredToolCallMissing(answer:)`` as `underlyingError`. `answer` is the (redacted) text.
+    static func requiredToolCallMissing(answer: String) -> Self {
+        let excerpt = answer.count > 200 ? String(answer.prefix(200)) + "…" : answer
+        let detail = ServerModelError.requiredToolCallMissing(answer: excerpt)
+        return Self(rawContent: answer, underlyingError: detail, debugDescription: detail.description)
     }
 }
 

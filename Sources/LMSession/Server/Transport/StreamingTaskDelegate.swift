@@ -129,7 +129,8 @@ final class StreamingTaskDelegate: NSObject, URLSessionDataDelegate, @unchecked 
     }
 
     /// A URLSession error as the transport's typed error. The URL's path, query and credentials never
-    /// appear (only its origin), nor does the system's message, which may quote the URL.
+    /// appear (only its origin), nor does the system's message, which may quote the URL: the error code is
+    /// named instead (``reason(_:)``).
     static func map(_ error: any Error, headDelivered: Bool, origin: String, timeout: TimeInterval) -> any Error {
         guard let urlError = error as? URLError else {
             let code = (error as NSError).code
@@ -139,9 +140,28 @@ final class StreamingTaskDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         switch urlError.code {
         case .cancelled: return CancellationError()
         case .timedOut: return LanguageModelError.timeout(.init(debugDescription: "No complete response from \(origin) within \(timeout) s."))
+        case .unsupportedURL, .badURL:
+            return ServerModelError.invalidBaseURL("\(origin) is not a URL URLSession can request (URLError \(urlError.code.rawValue))")
         default:
-            let what = "\(origin) (URLError \(urlError.code.rawValue))"
+            let what = "\(origin) (\(reason(urlError.code)), URLError \(urlError.code.rawValue))"
             return headDelivered ? ServerModelError.connectionLost(what) : ServerModelError.unreachable(what)
+        }
+    }
+
+    /// What a URLSession error code means, in a few words.
+    static func reason(_ code: URLError.Code) -> String {
+        switch code {
+        case .cannotConnectToHost: "could not connect to the host (connection refused?)"
+        case .cannotFindHost, .dnsLookupFailed: "the host name did not resolve"
+        case .networkConnectionLost: "the network connection was lost"
+        case .notConnectedToInternet: "no network connection"
+        case .secureConnectionFailed: "the TLS handshake failed"
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            "the server's TLS certificate is not trusted"
+        case .badServerResponse: "the server's answer is not valid HTTP"
+        case .httpTooManyRedirects: "too many redirects"
+        case .resourceUnavailable: "the resource is unavailable"
+        default: "the request failed"
         }
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import LMSession
+import Testing
+import TestSupport
+
+/// Tools that share a name fail the request that would use them, before the prompt joins the transcript and
+/// before anything reaches the model, on every kind of model.
+@Suite("Duplicate tool names", .timeLimit(.minutes(1)))
+struct DuplicateToolNameTests {
+    @Test("tools that share a name fail the first request with the name, before anything is sent", arguments: ["openai", "claude", "local"])
+    func duplicateToolNamesFailBeforeAnyWork(server: String) async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        let (local, provider) = SystemLanguageModel.scripted([.text(["never"])])
+        let model: any LanguageModel = server == "local" ? local : ServerTokenLimitTests.model(server, proxy)
+        let session = LanguageModelSession(model: model, tools: [GetWeather(), FindContacts(), GetWeather()], instructions: "Help.")
+        let before = session.transcript
+        await #expect(throws: LanguageModelSession.DuplicateToolNameError(name: "get_weather", count: 2)) {
+            try await session.respond(to: "Weather in Oslo?")
+        }
+        #expect(LanguageModelSession.DuplicateToolNameError(name: "get_weather", count: 2).errorDescription
+                    == "2 tools are named \"get_weather\"; each tool of a session needs its own name.")
+        #expect(session.transcript == before)
+        #expect(proxy.requests.isEmpty && provider.requests.isEmpty)
+    }
+
+    @Test func toolsFromDynamicInstructionsAreCheckedAtTheirModelCall() async throws {
+        let (model, provider) = SystemLanguageModel.scripted([.text(["never"])])
+        let session = LanguageModelSession(model: model, dynamicInstructions: TwoWeatherTools())
+        let before = session.transcript
+        await #expect(throws: LanguageModelSession.DuplicateToolNameError(name: "get_weather", count: 2)) {
+            try await session.respond(to: "Weather in Oslo?")
+        }
+        #expect(provider.requests.isEmpty)
+        #expect(session.transcript == before)
+    }
+}
+
+/// Instructions that bring the same tool twice.
+struct TwoWeatherTools: DynamicInstructions {
+    var body: some DynamicInstructions {
+        Instructions("Help.")
+        GetWeather()
+        GetWeather()
+    }
+}
