@@ -153,6 +153,7 @@ extension LanguageModelSession {
             state.usage.inputTokens += usage.inputTokens
             state.usage.cachedInputTokens += usage.cachedInputTokens
             state.usage.outputTokens += usage.outputTokens
+            state.usage.reasoningTokens += usage.reasoningTokens
             return !mutated
         }
         if transcript != nil && stored { registrar.withMutation(of: self, keyPath: \.transcript) {} }

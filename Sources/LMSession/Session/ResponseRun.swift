@@ -282,6 +282,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             usage.inputTokens += stepUsage.inputTokens
             usage.cachedInputTokens += stepUsage.cachedInputTokens
             usage.outputTokens += stepUsage.outputTokens
+            usage.reasoningTokens += stepUsage.reasoningTokens
         }
         stepUsage = nil
     }
