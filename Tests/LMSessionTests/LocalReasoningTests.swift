@@ -110,3 +110,16 @@ import Testing
         #expect(response.usage.output.reasoningTokenCount == 4)
     }
 }
+
+@Suite struct LocalReasoningCapabilityTests {
+    @Test func aModelWithThinkTokensAdvertisesReasoning() throws {
+        let capabilities = try LocalReasoningTests.model().capabilities
+        #expect(capabilities.contains(.reasoning) && capabilities.contains(.guidedGeneration) && capabilities.contains(.toolCalling))
+    }
+
+    @Test func aModelThatDoesNotLoadDoesNot() {
+        let missing = SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/\(UUID().uuidString).gguf"))
+        #expect(!missing.capabilities.contains(.reasoning))
+        #expect(missing.capabilities.contains(.toolCalling))
+    }
+}
