@@ -33,8 +33,8 @@ extension LanguageModelSession {
     }
 }
 
+// @unchecked: an immutable key path into a Sendable class, and an instance of that class.
 extension LanguageModelSession.SessionProperty: @unchecked Sendable {}
-// @unchecked: a key path into a Sendable class and that class's instance; the key path is immutable.
 
 extension Tool {
     /// ``LanguageModelSession/SessionProperty`` inside a tool.
