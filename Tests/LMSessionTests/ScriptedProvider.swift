@@ -28,10 +28,14 @@ final class ScriptedProvider: LanguageModelProvider {
     /// Conversations made (one per session that runs on this provider).
     let conversationsMade = Atomic(0)
 
-    init(_ steps: [Step], contextSize: Int = 4096, availability: SystemLanguageModel.Availability = .available) {
+    let capabilities: LanguageModelCapabilities
+
+    init(_ steps: [Step], contextSize: Int = 4096, availability: SystemLanguageModel.Availability = .available,
+         capabilities: LanguageModelCapabilities = LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling])) {
         self.script = Mutex(steps)
         self.contextSize = contextSize
         self.availability = availability
+        self.capabilities = capabilities
     }
 
     var requests: [LanguageModelRequest] { log.withLock { $0 } }

@@ -19,6 +19,14 @@ package struct DecodeVocabulary: Sendable {
     package let index: @Sendable () -> TokenIndex
     /// The tool envelope's texts as tokens.
     let envelope: @Sendable () -> ToolCallDecoder.EnvelopeTokens
+    /// The tokens of a reasoning block (`<think>`, `</think>`); nil when the model has none.
+    package let reasoningMarkers: ReasoningMarkers?
+
+    /// Whether `token`'s bytes are only spaces, tabs and line breaks (and there are some).
+    func isWhitespace(_ token: Int) -> Bool {
+        let bytes = tokenBytes(token)
+        return !bytes.isEmpty && bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+    }
 
     /// The vocabulary of `tokenizer`; `indexCache` keeps the mask index across requests.
     init(tokenizer: Tokenizer, toolSyntax: ToolCallSyntax, indexCache: TokenIndexCache) {
@@ -28,10 +36,13 @@ package struct DecodeVocabulary: Sendable {
         tokenBytes = { tokenizer.tokenBytes($0) }
         index = { indexCache.index(for: tokenizer) }
         envelope = { ToolCallDecoder.EnvelopeTokens(tokenizer, syntax: toolSyntax) }
+        reasoningMarkers = ReasoningMarkers(tokenizer)
     }
 
     /// A vocabulary given as each token's bytes (`tokens[i]` is token `i`; the same bytes are its text).
-    package init(tokens: [[UInt8]], endOfGeneration: Set<Int>, envelope: ToolCallDecoder.EnvelopeTokens) {
+    package init(tokens: [[UInt8]], endOfGeneration: Set<Int>, envelope: ToolCallDecoder.EnvelopeTokens,
+                 reasoningMarkers: ReasoningMarkers? = nil) {
+        self.reasoningMarkers = reasoningMarkers
         tokenCount = tokens.count
         self.endOfGeneration = endOfGeneration
         pieces = TokenPieces(tokens.enumerated().map { endOfGeneration.contains($0.offset) ? [] : $0.element })

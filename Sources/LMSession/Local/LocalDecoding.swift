@@ -1,3 +1,4 @@
+import Foundation
 import LMGeneration
 import LMGrammar
 import LMTransformer
@@ -23,14 +24,28 @@ package enum LocalDecoding {
                             logits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int,
                             isCancelled: () -> Bool, emit: (LanguageModelEvent) -> Void) throws {
         var generated = 0
-        defer { emit(.usage(LanguageModelUsage(inputTokens: promptCount, cachedInputTokens: cached, outputTokens: generated))) }
+        var reasoningTokens = 0
+        defer {
+            emit(.usage(LanguageModelUsage(inputTokens: promptCount, cachedInputTokens: cached, outputTokens: generated,
+                                           reasoningTokens: reasoningTokens)))
+        }
         let (parameters, seed) = request.options.samplingParameters()
         let sampler = Sampler(parameters, seed: seed)
         let budget = request.options.maximumResponseTokens
+        let reasoningSwitch = ReasoningSwitch(request.contextOptions.reasoningLevel)
         var responseText = ""
-        func decode<Guide: TokenGuide>(_ guide: Guide) throws -> (DecodeSequence<Guide>, StopReason) {
-            var sequence = DecodeSequence(guide: guide, sampler: sampler, pieces: vocabulary.pieces, maximumTokens: budget)
-            defer { generated = sequence.generatedCount }
+        func decode<Guide: TokenGuide>(_ guide: Guide) throws -> (DecodeSequence<ReasoningGuide<Guide>>, StopReason) {
+            let split = ReasoningGuide(guide, markers: vocabulary.reasoningMarkers, mode: reasoningSwitch, pieces: vocabulary.pieces,
+                                       endOfGeneration: vocabulary.endOfGeneration, isWhitespace: vocabulary.isWhitespace)
+            var sequence = DecodeSequence(guide: split, sampler: sampler, pieces: vocabulary.pieces, maximumTokens: budget)
+            defer {
+                generated = sequence.generatedCount
+                reasoningTokens = sequence.guide.reasoningTokenCount
+                // The block comes before the answer or calls of this step (the session records it so).
+                if let reasoning = sequence.guide.reasoning?.trimmingCharacters(in: .whitespacesAndNewlines), !reasoning.isEmpty {
+                    emit(.reasoning(text: reasoning, signature: nil))
+                }
+            }
             do {
                 let reason = try Decoding.run(&sequence, on: forward, from: logits, isCancelled: isCancelled) { responseText += $0; emit(.text($0)) }
                 return (sequence, reason)
@@ -49,7 +64,7 @@ package enum LocalDecoding {
                 definitions: request.toolDefinitions, schema: request.schema, mode: request.options.toolCallingMode?.kind ?? .allowed,
                 index: vocabulary.index(), tokenBytes: vocabulary.tokenBytes, envelope: vocabulary.envelope())
             var (sequence, reason) = try decode(ToolCallGuide(decoder, tokenCount: vocabulary.tokenCount))
-            let calls = sequence.guide.calls
+            let calls = sequence.guide.inner.calls
             // Text written before a call is not the answer: the session drops it with the step.
             // The turn ends with the calls (at the end-of-generation token after them, or when the guide allows
             // nothing more).
@@ -59,7 +74,7 @@ package enum LocalDecoding {
         } else if let schema = request.schema {
             var (sequence, reason) = try decode(try GrammarGuide(schema: schema, index: vocabulary.index()))
             finish(&sequence, reason)
-            if reason == .maximumTokens, !sequence.guide.matcher.isTerminated { try checkNotCutNumber(responseText, budget: budget) }
+            if reason == .maximumTokens, !sequence.guide.inner.matcher.isTerminated { try checkNotCutNumber(responseText, budget: budget) }
         } else {
             var (sequence, reason) = try decode(TextGuide(endOfGeneration: vocabulary.endOfGeneration, vocabularySize: vocabulary.tokenCount))
             finish(&sequence, reason)

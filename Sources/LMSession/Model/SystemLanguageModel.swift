@@ -50,7 +50,7 @@ public final class SystemLanguageModel: Sendable {
 }
 
 extension SystemLanguageModel: LanguageModel {
-    /// The provider's capabilities (the local model: guided generation and tool calling).
+    /// The provider's capabilities (the local model: guided generation, tool calling, and reasoning when its vocabulary has `<think>`).
     public var capabilities: LanguageModelCapabilities { provider.capabilities }
     public var assetIDs: [String] { provider.assetIDs }
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {

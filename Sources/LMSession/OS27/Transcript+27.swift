@@ -33,3 +33,19 @@ extension Transcript.Prompt {
         self.contextOptions = contextOptions
     }
 }
+
+extension Transcript.Response {
+    /// Creates a response entry with metadata (Apple 27). `assetIDs` is empty.
+    public init(id: String = UUID().uuidString, metadata: [String: any Sendable & Codable & Equatable] = [:], segments: [Transcript.Segment]) {
+        self.init(id: id, assetIDs: [], segments: segments)
+        self.metadata = metadata
+    }
+}
+
+extension Transcript.ToolCall {
+    /// Creates a tool call with metadata (Apple 27).
+    public init(id: String, metadata: [String: any Sendable & Codable & Equatable], toolName: String, arguments: GeneratedContent) {
+        self.init(id: id, toolName: toolName, arguments: arguments)
+        self.metadata = metadata
+    }
+}

@@ -20,7 +20,8 @@ extension LanguageModelSession {
         public struct Output: Sendable, Equatable {
             /// All generated tokens.
             public var totalTokenCount: Int
-            /// Tokens spent on reasoning; always 0 here (our models do not reason separately).
+            /// Of ``totalTokenCount``, the tokens spent reasoning: a local model's `<think>` block (markers
+            /// included), a server's reported reasoning tokens; 0 when the model did not reason or does not say.
             public var reasoningTokenCount: Int
 
             public init(totalTokenCount: Int, reasoningTokenCount: Int = 0) {
@@ -45,7 +46,7 @@ extension LanguageModelSession {
 
         init(_ usage: LanguageModelUsage) {
             self.init(input: Input(totalTokenCount: usage.inputTokens, cachedTokenCount: usage.cachedInputTokens),
-                      output: Output(totalTokenCount: usage.outputTokens))
+                      output: Output(totalTokenCount: usage.outputTokens, reasoningTokenCount: usage.reasoningTokens))
         }
     }
 

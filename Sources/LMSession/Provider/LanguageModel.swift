@@ -141,13 +141,17 @@ public struct LanguageModelUsage: Sendable, Equatable {
     public var inputTokens: Int
     /// Input tokens re-used from the KV cache instead of being processed again.
     public var cachedInputTokens: Int
-    /// Tokens generated.
+    /// Tokens generated, reasoning included.
     public var outputTokens: Int
+    /// Of ``outputTokens``, those spent reasoning (a local model's `<think>` block with its markers; a server's
+    /// `reasoning_tokens`); 0 when the model did not reason or does not say.
+    public var reasoningTokens: Int
 
-    public init(inputTokens: Int, cachedInputTokens: Int = 0, outputTokens: Int) {
+    public init(inputTokens: Int, cachedInputTokens: Int = 0, outputTokens: Int, reasoningTokens: Int = 0) {
         self.inputTokens = inputTokens
         self.cachedInputTokens = cachedInputTokens
         self.outputTokens = outputTokens
+        self.reasoningTokens = reasoningTokens
     }
 }
 

@@ -35,6 +35,8 @@ public final class LanguageModelSession: Sendable {
     }
     let state: Mutex<State>
     let registrar = ObservationRegistrar()
+    /// What `@SessionProperty` wrappers read while this session evaluates its profile or calls tools (Apple 27).
+    let propertyValues = SessionPropertyValues()
 
     init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript,
          profile: sending LanguageModelSession.AnyDynamicProfile? = nil) {
@@ -42,6 +44,7 @@ public final class LanguageModelSession: Sendable {
         self.conversations = ModelConversations(defaultModel: model)
         self.profile = Mutex(profile.map { ProfileState(profile: $0) })
         self.state = Mutex(State(transcript: initialTranscript))
+        propertyValues.state.withLock { $0.session = self }
     }
 
     /// Creates a session whose instructions are `instructions`; `tools` are the tools the model may call.
@@ -153,6 +156,7 @@ extension LanguageModelSession {
             state.usage.inputTokens += usage.inputTokens
             state.usage.cachedInputTokens += usage.cachedInputTokens
             state.usage.outputTokens += usage.outputTokens
+            state.usage.reasoningTokens += usage.reasoningTokens
             return !mutated
         }
         if transcript != nil && stored { registrar.withMutation(of: self, keyPath: \.transcript) {} }

@@ -94,7 +94,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         // `finalResponse()` still reports the outcome.
         if case .finished = phase { return nil }
         do {
-            return try await advance(snapshots: true)
+            return try await session.propertyValues.bound { try await advance(snapshots: true) }
         } catch {
             fail(error)
             throw surfaced(error)
@@ -116,8 +116,10 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         do { try enter() } catch { throw surfaced(error) }
         defer { leave() }
         do {
-            while case .notStarted = phase { _ = try await advance(snapshots: false) }
-            while case .running = phase { _ = try await advance(snapshots: false) }
+            try await session.propertyValues.bound {
+                while case .notStarted = phase { _ = try await advance(snapshots: false) }
+                while case .running = phase { _ = try await advance(snapshots: false) }
+            }
         } catch {
             fail(error)
             throw surfaced(error)
@@ -208,6 +210,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try plan.options.validate()
         base = try session.beginRequest()
         phase = .running
+        session.propertyValues.state.withLock { $0.request = self }
         maximumToolRounds = session.maximumToolCallRounds
         try await startStep()
     }
@@ -284,6 +287,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             usage.inputTokens += stepUsage.inputTokens
             usage.cachedInputTokens += stepUsage.cachedInputTokens
             usage.outputTokens += stepUsage.outputTokens
+            usage.reasoningTokens += stepUsage.reasoningTokens
         }
         stepUsage = nil
     }
@@ -358,6 +362,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let response = Transcript.Response(assetIDs: model.assetIDs, segments: segments)
         try await callbacks.response(response)
         newEntries.append(.response(response))
+        session.propertyValues.state.withLock { $0.request = nil }
         let transcript = Transcript(entries: base.entries + newEntries)
         guard session.endRequest(transcript: transcript, usage: usage) else {
             let error = LanguageModelSession.Error.transcriptMutationWhileResponding
@@ -391,6 +396,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = nil
         endStep()
         phase = .finished(.failure(error))
+        session.propertyValues.state.withLock { $0.request = nil }
         // The active profile's policy (nil when no modifier sets one, or sets nil), else the session's.
         let profilePolicy = call?.settings.transcriptErrorHandlingPolicy ?? nil
         let keeps = (profilePolicy ?? session.transcriptErrorHandlingPolicy) == .preserveTranscript
@@ -439,6 +445,20 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
         if case .rejected(let reason) = LanguageModelSession.guardrails(of: model).check(text, direction) {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: reason))
+        }
+    }
+}
+
+extension ResponseRun: RequestHistoryAccess {
+    /// The request's transcript so far without instructions, for ``SessionPropertyValues/history``. A write that
+    /// ends with this request's entries (same ids) keeps them as this request's; otherwise it replaces them too.
+    var requestHistory: [Transcript.Entry] {
+        get { Array(Transcript(entries: base.entries + newEntries).history) }
+        set {
+            let ids = newEntries.map(\.id)
+            let keeps = newValue.count >= ids.count && newValue.suffix(ids.count).map(\.id) == ids
+            base.history = keeps ? newValue.dropLast(ids.count)[...] : newValue[...]
+            if !keeps { newEntries = [] }
         }
     }
 }

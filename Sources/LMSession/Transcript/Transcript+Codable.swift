@@ -9,7 +9,8 @@ import Foundation
 // `toolCalls` ([{"id","name","arguments":<JSON text>}]) for a tool-calls entry; tool `toolName`, `toolCallID`.
 // Apple 27 additions, in our spelling (Apple's JSON for them is not known): reasoning entries (role `reasoning`,
 // `contents`, and `signature` as base64); on a user entry `contextOptions` ({"includeSchemaInPrompt": Bool,
-// "reasoningLevel": "light" | "moderate" | "deep" | {"custom": String}}) and `metadata` (an object), and the option
+// "reasoningLevel": "light" | "moderate" | "deep" | {"custom": String}}) and `metadata` (an object; also on response
+// and reasoning entries and on each call of `toolCalls`), and the option
 // key `toolCallingMode` ("allowed" | "required" | "disallowed"). Each is left out when unset, so a transcript
 // without them encodes as 26 wrote it, and 26 dumps (which have none) decode unchanged. Attachment segments:
 // `{"type": "attachment", "id", "label", "attachment": {"type": "image", "contentType", "data": <base64>, "url"}}`.
@@ -77,9 +78,11 @@ private struct EntryCoding: Codable {
             self.init(role: "tool", id: e.id, contents: e.segments.map(SegmentCoding.init), toolName: e.toolName, toolCallID: e.id)
         case .response(let e):
             self.init(role: "response", id: e.id, contents: e.segments.map(SegmentCoding.init), assets: e.assetIDs)
+            metadata = e.metadata.isEmpty ? nil : MetadataCoding(values: e.metadata)
         case .reasoning(let e):
             self.init(role: "reasoning", id: e.id, contents: e.segments.map(SegmentCoding.init))
             signature = e.signature?.base64EncodedString()
+            metadata = e.metadata.isEmpty ? nil : MetadataCoding(values: e.metadata)
         }
     }
 
@@ -105,9 +108,12 @@ private struct EntryCoding: Codable {
             if let toolCalls, !toolCalls.isEmpty {
                 return .toolCalls(Transcript.ToolCalls(id: id, try toolCalls.map { try $0.call(entry: index) }))
             }
-            return .response(Transcript.Response(id: id, assetIDs: assets ?? [], segments: segments))
+            var response = Transcript.Response(id: id, assetIDs: assets ?? [], segments: segments)
+            response.metadata = metadata?.values ?? [:]
+            return .response(response)
         case "reasoning":
-            return .reasoning(Transcript.Reasoning(id: id, segments: segments, signature: signature.flatMap { Data(base64Encoded: $0) }))
+            return .reasoning(Transcript.Reasoning(id: id, metadata: metadata?.values ?? [:], segments: segments,
+                                                   signature: signature.flatMap { Data(base64Encoded: $0) }))
         case "tool":
             return .toolOutput(Transcript.ToolOutput(id: toolCallID ?? id, toolName: toolName ?? "", segments: segments))
         default:
@@ -205,14 +211,17 @@ private struct ToolCallCoding: Codable {
     var name: String
     /// The arguments as JSON text (Apple encodes a string here, not an object).
     var arguments: String
+    /// Apple 27's call metadata (our spelling), left out when empty.
+    var metadata: MetadataCoding?
 
     init(_ call: Transcript.ToolCall) {
         id = call.id; name = call.toolName; arguments = call.arguments.jsonString
+        metadata = call.metadata.isEmpty ? nil : MetadataCoding(values: call.metadata)
     }
 
     func call(entry index: Int) throws -> Transcript.ToolCall {
         do {
-            return Transcript.ToolCall(id: id, toolName: name, arguments: try GeneratedContent(json: arguments))
+            return Transcript.ToolCall(id: id, metadata: metadata?.values ?? [:], toolName: name, arguments: try GeneratedContent(json: arguments))
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "transcript entry \(index): tool call \(id) arguments are not JSON: \(error)"))
         }

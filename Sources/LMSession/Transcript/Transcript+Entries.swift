@@ -73,14 +73,22 @@ extension Transcript {
         public var id: String
         public var toolName: String
         public var arguments: GeneratedContent
+        /// Values the model's provider attached to the call (Apple 27); empty for the models in this package.
+        /// Compared by value, kept in transcript JSON.
+        public var metadata: [String: any Sendable & Codable & Equatable]
 
         public init(id: String, toolName: String, arguments: GeneratedContent) {
             self.id = id
             self.toolName = toolName
             self.arguments = arguments
+            self.metadata = [:]
         }
 
         public var description: String { "\(toolName)(\(arguments.jsonString))" }
+
+        public static func == (a: ToolCall, b: ToolCall) -> Bool {
+            a.id == b.id && a.toolName == b.toolName && a.arguments == b.arguments && Transcript.metadataEqual(a.metadata, b.metadata)
+        }
     }
 
     /// What a tool returned for the call with the same `id`.
@@ -104,14 +112,22 @@ extension Transcript {
         /// Identifiers of the model assets that produced the response (our model's name).
         public var assetIDs: [String]
         public var segments: [Segment]
+        /// Values the model's provider attached to the response (Apple 27, read-only as Apple's); empty for the
+        /// models in this package. Compared by value, kept in transcript JSON.
+        public internal(set) var metadata: [String: any Sendable & Codable & Equatable]
 
         public init(id: String = UUID().uuidString, assetIDs: [String], segments: [Segment]) {
             self.id = id
             self.assetIDs = assetIDs
             self.segments = segments
+            self.metadata = [:]
         }
 
         public var description: String { "Response: " + segments.descriptionText }
+
+        public static func == (a: Response, b: Response) -> Bool {
+            a.id == b.id && a.assetIDs == b.assetIDs && a.segments == b.segments && Transcript.metadataEqual(a.metadata, b.metadata)
+        }
     }
 }
 

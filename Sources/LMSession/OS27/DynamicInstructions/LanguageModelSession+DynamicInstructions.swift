@@ -8,10 +8,8 @@ extension LanguageModelSession {
                             dynamicInstructions: sending some DynamicInstructions,
                             history: some Collection<Transcript.Entry> = [Transcript.Entry]()) {
         let erased = AnyDynamicInstructions(dynamicInstructions)
-        let first = ResolvedInstructions.resolve(erased)
-        var transcript = Transcript(entries: history)
-        transcript.setInstructions(first.entry)
-        self.init(model: model, tools: [], initialTranscript: transcript, profile: AnyDynamicProfile(erasing: Profile { erased }))
+        self.init(model: model, tools: [], initialTranscript: Transcript(entries: history), profile: AnyDynamicProfile(erasing: Profile { erased }))
+        setInitialInstructions()
     }
 }
 

@@ -6,10 +6,18 @@ extension LanguageModelSession {
     public convenience init(profile: sending some DynamicProfile,
                             history: some Collection<Transcript.Entry> = [Transcript.Entry]()) {
         let erased = AnyDynamicProfile(erasing: profile)
-        let first = ResolvedProfile.resolve(erased)
-        var transcript = Transcript(entries: history)
-        transcript.setInstructions(first.instructions.entry)
-        self.init(model: SystemLanguageModel.default, tools: [], initialTranscript: transcript, profile: erased)
+        self.init(model: SystemLanguageModel.default, tools: [], initialTranscript: Transcript(entries: history), profile: erased)
+        setInitialInstructions()
+    }
+
+    /// Evaluates the profile once (with this session's ``properties``) and puts its instructions in the
+    /// transcript, as a new session's first entry.
+    func setInitialInstructions() {
+        let entry = profile.withLock { state in
+            state.map { state in propertyValues.bound { ResolvedProfile.resolve(state.profile).instructions.entry } }
+        }
+        guard let entry else { return }
+        state.withLock { $0.transcript.setInstructions(entry) }
     }
 
     /// What the next model call runs with. With a profile its `body` is evaluated now; `activating` records the
@@ -18,7 +26,7 @@ extension LanguageModelSession {
     func setUpNextCall(activating: Bool) -> ModelCallSetup {
         let resolved: (profile: ResolvedProfile, deactivated: ProfileCallbacks?, activated: Bool)? = profile.withLock { state in
             guard let profile = state?.profile else { return nil }
-            let resolved = ResolvedProfile.resolve(profile)
+            let resolved = propertyValues.bound { ResolvedProfile.resolve(profile) }
             guard activating, state?.active?.identity != resolved.identity else { return (resolved, nil, false) }
             let previous = state?.active?.callbacks
             state?.active = (resolved.identity, resolved.callbacks)

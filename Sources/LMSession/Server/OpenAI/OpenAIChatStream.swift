@@ -22,9 +22,12 @@ struct OpenAIChatChunk: Decodable {
     }
     struct Usage: Decodable {
         struct PromptDetails: Decodable { var cached_tokens: Int? }
+        /// OpenAI's reasoning models (o-series, gpt-5) report the reasoning part of `completion_tokens` here.
+        struct CompletionDetails: Decodable { var reasoning_tokens: Int? }
         var prompt_tokens: Int?
         var completion_tokens: Int?
         var prompt_tokens_details: PromptDetails?
+        var completion_tokens_details: CompletionDetails?
     }
     var choices: [Choice]?
     var usage: Usage?
@@ -76,7 +79,8 @@ struct OpenAIChatStream {
             throw OpenAIErrorMapping.streamError(detail, redactor: redactor)
         }
         if let usage = chunk.usage, let input = usage.prompt_tokens, let output = usage.completion_tokens {
-            self.usage = LanguageModelUsage(inputTokens: input, cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0, outputTokens: output)
+            self.usage = LanguageModelUsage(inputTokens: input, cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0, outputTokens: output,
+                                            reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0)
         }
         guard let choice = chunk.choices?.first else { return nil }
         if let reason = choice.finish_reason { finishReason = reason }

@@ -1,0 +1,118 @@
+import LMGeneration
+import LMTokenizer
+
+/// A ``TokenGuide`` that splits a `<think>…</think>` block off the front of a response and hands the rest to
+/// `inner` (text, a schema's grammar or the tool-call protocol).
+///
+/// The block's tokens are `.hidden` (never response text); their text is collected in ``reasoning``. They count
+/// in ``reasoningTokenCount`` (both markers included) and in the sequence's generated tokens, so they fill the
+/// context window like any output, but not against `maximumResponseTokens` (``countsTowardBudget`` is false
+/// inside the block), which bounds the answer. Whitespace-only tokens right after `</think>` (Qwen3 writes
+/// `"\n\n"`) are hidden too when the inner guide does not mask them. A block is recognised only as the first
+/// token of the response.
+package struct ReasoningGuide<Inner: TokenGuide>: TokenGuide {
+    package private(set) var inner: Inner
+    let markers: ReasoningMarkers?
+    let mode: ReasoningSwitch
+    private let isWhitespace: (Int) -> Bool
+    private let endOfGeneration: Set<Int>
+    private var detokenizer: StreamingDetokenizer
+
+    private enum Phase { case start, reasoning, afterReasoning, answer }
+    private var phase: Phase
+    private var lastMasked = false
+
+    /// The reasoning text, once a block was opened (nil when the model answered directly).
+    package private(set) var reasoning: String?
+    /// Tokens of the block, `<think>` and `</think>` included.
+    package private(set) var reasoningTokenCount = 0
+
+    /// - Parameters:
+    ///   - markers: the vocabulary's markers; nil for a model that cannot reason (then this guide is `inner`).
+    ///   - pieces: each token's text, for the reasoning text.
+    ///   - isWhitespace: whether a token's text is only whitespace.
+    package init(_ inner: Inner, markers: ReasoningMarkers?, mode: ReasoningSwitch, pieces: TokenPieces,
+                 endOfGeneration: Set<Int>, isWhitespace: @escaping (Int) -> Bool) {
+        self.inner = inner
+        self.markers = markers
+        self.mode = mode
+        self.detokenizer = StreamingDetokenizer(pieces: pieces)
+        self.endOfGeneration = endOfGeneration
+        self.isWhitespace = isWhitespace
+        self.phase = markers == nil ? .answer : .start
+    }
+
+    package mutating func next() throws -> GuideDecision {
+        switch phase {
+        case .start where mode == .on:
+            openBlock()
+            return .force(markers?.open ?? -1)  // .start only when markers exist
+        case .reasoning:
+            lastMasked = false
+            return .sample(masked: false)
+        default:
+            let decision = try inner.next()
+            if case .sample(let masked) = decision { lastMasked = masked } else { lastMasked = true }
+            return decision
+        }
+    }
+
+    package func withMask<R>(_ body: (UnsafeBufferPointer<UInt64>) throws -> R) rethrows -> R {
+        try inner.withMask(body)
+    }
+
+    package mutating func narrow(after token: Int, tokensLeft: Int) throws -> Bool {
+        phase == .reasoning ? false : try inner.narrow(after: token, tokensLeft: tokensLeft)
+    }
+
+    package mutating func ban(_ token: Int) -> Bool {
+        lastMasked = true
+        return inner.ban(token)
+    }
+
+    package mutating func accept(_ token: Int) throws -> TokenKind {
+        switch phase {
+        case .start:
+            if token == markers?.open ?? -1 {
+                if mode == .off { return .rejected }
+                openBlock()
+                return .hidden
+            }
+            phase = .answer
+            return try inner.accept(token)
+        case .reasoning:
+            if endOfGeneration.contains(token) {
+                closeBlock()
+                return .end
+            }
+            reasoningTokenCount += 1
+            if token == markers?.close ?? -1 {
+                closeBlock()
+                phase = .afterReasoning
+            } else {
+                reasoning = (reasoning ?? "") + detokenizer.append(token)
+            }
+            return .hidden
+        case .afterReasoning:
+            if !lastMasked, isWhitespace(token) { return .hidden }
+            phase = .answer
+            return try inner.accept(token)
+        case .answer:
+            return try inner.accept(token)
+        }
+    }
+
+    package var countsTowardBudget: Bool {
+        phase == .reasoning ? false : inner.countsTowardBudget
+    }
+
+    private mutating func openBlock() {
+        phase = .reasoning
+        reasoning = ""
+        reasoningTokenCount += 1
+    }
+
+    private mutating func closeBlock() {
+        reasoning = (reasoning ?? "") + detokenizer.finish()
+    }
+}

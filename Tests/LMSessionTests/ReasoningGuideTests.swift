@@ -1,0 +1,107 @@
+import Foundation
+import LMSession
+import Testing
+import TestSupport
+
+/// The local decode path's reasoning split (`ReasoningGuide` inside `LocalDecoding`) with a teacher-forced
+/// "model": ``ToyVocabulary`` plus `<think>` and `</think>` tokens, and a script of the tokens it wants, in order.
+@Suite struct ReasoningGuideTests {
+    static let toy = ToyVocabulary()
+    static let open = toy.tokens.count, close = toy.tokens.count + 1
+    static let tokens = toy.tokens + [Array("<think>".utf8), Array("</think>".utf8)]
+
+    /// Each character of `text` as a token.
+    static func chars(_ text: String) -> [Int] { toy.characters(text) }
+
+    /// Runs one model call of `request` whose "model" wants `script[i]` at step `i` (then to end), and at the
+    /// first step `runnerUp` next.
+    static func run(_ request: LanguageModelRequest, script: [Int], runnerUp: Int? = nil, markers: Bool = true) throws -> [LanguageModelEvent] {
+        let vocabulary = DecodeVocabulary(tokens: tokens, endOfGeneration: [ToyVocabulary.eos], envelope: toy.envelope(.object),
+                                          reasoningMarkers: markers ? ReasoningMarkers(open: open, close: close) : nil)
+        let forward = ScriptedForward(prompt: [ToyVocabulary.eos], vocabularySize: tokens.count) { history in
+            let step = history.count - 1
+            let wanted = step < script.count ? script[step] : ToyVocabulary.eos
+            return ScriptedForward.ranking(step == 0 ? [wanted] + (runnerUp.map { [$0] } ?? []) : [wanted], vocabularySize: tokens.count)
+        }
+        var events: [LanguageModelEvent] = []
+        try LocalDecoding.run(request, vocabulary: vocabulary, forward: forward, logits: forward.firstLogits,
+                              promptCount: 1, cached: 0, isCancelled: { false }) { events.append($0) }
+        return events
+    }
+
+    static func request(_ level: ContextOptions.ReasoningLevel?, schema: GenerationSchema? = nil,
+                        tools: [Transcript.ToolDefinition] = []) -> LanguageModelRequest {
+        LanguageModelRequest(transcript: Transcript(), options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 100),
+                             schema: schema, toolDefinitions: tools, contextOptions: ContextOptions(reasoningLevel: level))
+    }
+
+    static func reasoning(_ events: [LanguageModelEvent]) -> [String] {
+        events.compactMap { if case .reasoning(let text, _) = $0 { text } else { nil } }
+    }
+
+    static func usage(_ events: [LanguageModelEvent]) -> LanguageModelUsage? {
+        events.compactMap { if case .usage(let u) = $0 { u } else { nil } }.last
+    }
+
+    @Test func theBlockAndTheLineBreaksAfterItNeverReachTheText() throws {
+        let events = try Self.run(Self.request(nil), script: [Self.open] + Self.chars("\nHm\n") + [Self.close] + Self.chars("\n\nOK"))
+        #expect(ScriptedDecoding.text(events) == "OK")
+        #expect(Self.reasoning(events) == ["Hm"])
+        // <think>, "\n", "H", "m", "\n", </think>; then 2 hidden line breaks and "O", "K".
+        #expect(Self.usage(events) == LanguageModelUsage(inputTokens: 1, outputTokens: 10, reasoningTokens: 6))
+    }
+
+    @Test func aModelWithoutMarkersWritesThemAsText() throws {
+        let events = try Self.run(Self.request(.deep), script: [Self.open] + Self.chars("Hm") + [Self.close] + Self.chars("OK"), markers: false)
+        #expect(ScriptedDecoding.text(events) == "<think>Hm</think>OK")
+        #expect(Self.reasoning(events).isEmpty)
+        #expect(Self.usage(events)?.reasoningTokens == 0)
+    }
+
+    @Test func aLevelOpensTheBlockBeforeAStructuredAnswer() throws {
+        // Under the schema's mask the model could not open the block itself; the level forces it.
+        let script = [Self.open] + Self.chars("Hm") + [Self.close] + Self.chars("42")
+        let events = try Self.run(Self.request(.deep, schema: Int.generationSchema), script: script)
+        #expect(ScriptedDecoding.text(events) == "42")
+        #expect(Self.reasoning(events) == ["Hm"])
+        #expect(Self.usage(events)?.reasoningTokens == 4)
+        #expect(Self.usage(events)?.outputTokens == 6)
+    }
+
+    /// With a level the block is forced; without one the model opens it itself (text is unmasked before a call).
+    @Test(arguments: [ContextOptions.ReasoningLevel.moderate, nil])
+    func reasoningComesBeforeTheToolCallsOfItsStep(_ level: ContextOptions.ReasoningLevel?) throws {
+        let call = #"<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}"#
+        let events = try Self.run(Self.request(level, tools: ToolCallDecoderTests.tools),
+                                  script: [Self.open] + Self.chars("Rain?") + [Self.close] + Self.chars(call))
+        let kinds = events.map { event -> String in
+            switch event {
+            case .reasoning: "reasoning"
+            case .toolCalls: "toolCalls"
+            case .usage: "usage"
+            case .text(let t): "text(\(t))"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["reasoning", "toolCalls", "usage"])
+        #expect(Self.reasoning(events) == ["Rain?"])
+        let calls = events.compactMap { if case .toolCalls(let calls) = $0 { calls } else { nil } }.first
+        #expect(calls?.map(\.toolName) == ["get_weather"])
+        #expect(Self.usage(events)?.reasoningTokens == 7)
+    }
+
+    @Test(arguments: ["none", "off", "Disabled"])
+    func theOffSpellingsRefuseTheBlock(_ name: String) throws {
+        // The model wants <think> first; refused, its runner-up "N" starts the answer, and no reasoning is recorded.
+        let events = try Self.run(Self.request(.custom(name)), script: [Self.open] + Self.chars("o"), runnerUp: Self.toy.id("N"))
+        #expect(ScriptedDecoding.text(events) == "No")
+        #expect(Self.reasoning(events).isEmpty)
+        #expect(Self.usage(events) == LanguageModelUsage(inputTokens: 1, outputTokens: 2, reasoningTokens: 0))
+    }
+
+    @Test(arguments: [(ContextOptions.ReasoningLevel?.none, Bool?.none), (.light, true), (.deep, true), (.custom("high"), true),
+                      (.custom("none"), false), (.custom("OFF"), false)])
+    func levelsMapToTheTemplatesSwitch(_ level: ContextOptions.ReasoningLevel?, _ enableThinking: Bool?) {
+        #expect(ReasoningSwitch(level).enableThinking == enableThinking)
+    }
+}
