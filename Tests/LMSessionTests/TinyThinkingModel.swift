@@ -35,19 +35,7 @@ enum TinyThinkingModel {
         """
 
     /// 256 byte tokens (GPT-2's byte-to-unicode spelling, so byte `b` is token `b`), then the specials.
-    static let vocabulary: [String] = {
-        var printable = Array(33...126) + Array(161...172) + Array(174...255)
-        var codes = printable
-        var extra = 0
-        for b in 0..<256 where !printable.contains(b) {
-            printable.append(b)
-            codes.append(256 + extra)
-            extra += 1
-        }
-        var byByte = [String](repeating: "", count: 256)
-        for (b, c) in zip(printable, codes) { byByte[b] = String(Character(Unicode.Scalar(UInt32(c)) ?? " ")) }
-        return byByte + ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<think>", "</think>"]
-    }()
+    static let vocabulary: [String] = byteLevelTokens + ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<think>", "</think>"]
 
     static func gguf() -> [UInt8] {
         var b = GGUFBuilder()

@@ -52,19 +52,7 @@ struct TinyModel: Sendable, CustomStringConvertible {
 
     /// 256 byte tokens (GPT-2's byte-to-unicode spelling) then `<s>` (BOS) and `</s>` (EOS): with
     /// no merges every byte of a text is one token, in llama.cpp and here.
-    static let vocabulary: [String] = {
-        var printable = Array(33...126) + Array(161...172) + Array(174...255)
-        var codes = printable
-        var extra = 0
-        for b in 0..<256 where !printable.contains(b) {
-            printable.append(b)
-            codes.append(256 + extra)
-            extra += 1
-        }
-        var byByte = [String](repeating: "", count: 256)
-        for (b, c) in zip(printable, codes) { byByte[b] = String(Character(Unicode.Scalar(UInt32(c))!)) }
-        return byByte + ["<s>", "</s>"]
-    }()
+    static let vocabulary: [String] = byteLevelTokens + ["<s>", "</s>"]
     static let bos = 256, eos = 257
 
     /// Token ids of `text`: BOS when the model adds it, then one token per UTF-8 byte.
