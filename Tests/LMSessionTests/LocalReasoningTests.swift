@@ -63,7 +63,9 @@ import Testing
 
     /// The prompt for each level, token by token (byte `b` is token `b`): the level's switch reaches the template as
     /// `enable_thinking`, as llama.cpp passes it, so the "off" spelling ends the prompt with Qwen3's empty block
-    /// (`<|im_start|>assistant\n<think>\n\n</think>\n\n`) and the others leave the assistant turn open.
+    /// (`<|im_start|>assistant\n<think>\n\n</think>\n\n`) and the others leave the assistant turn open. llama-server
+    /// b11312 renders the same texts for this GGUF (`POST /apply-template` with `chat_template_kwargs:
+    /// {"enable_thinking": false}` and `true`; checked by hand).
     @Test(arguments: [(ContextOptions.ReasoningLevel?.none, false), (.deep, false), (.light, false), (.custom("none"), true), (.custom("off"), true)])
     func theLevelReachesTheTemplatesThinkingSwitch(_ level: ContextOptions.ReasoningLevel?, _ emptyBlock: Bool) throws {
         typealias M = TinyThinkingModel

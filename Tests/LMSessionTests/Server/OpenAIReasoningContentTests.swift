@@ -13,14 +13,18 @@ struct OpenAIReasoningContentTests {
         return OpenAIStreams.event(#"{"choices":[{"finish_reason":null,"index":0,"delta":{"\#(field)":\#(quoted)}}],"object":"chat.completion.chunk"}"#)
     }
 
-    /// llama-server b11312 with `--reasoning-format deepseek` on a Qwen3 model: a first chunk with the role and
-    /// `content: null`, the thinking in `reasoning_content` deltas, then the answer in `content` deltas.
+    /// Recorded from llama-server b11312 (`--jinja --reasoning-format deepseek`, Qwen3-0.6B's chat template from
+    /// llama.cpp's models/templates) serving ``TinyThinkingModel``, which writes `<think>Hm</think>OK`: a first chunk
+    /// with the role and `content: null`, the thinking in `reasoning_content` deltas, the answer in `content` deltas.
     static let llamaServerStream: [Data] = [
-        OpenAIStreams.event(#"{"choices":[{"finish_reason":null,"index":0,"delta":{"role":"assistant","content":null}}],"created":1764640000,"id":"chatcmpl-x","model":"qwen3","system_fingerprint":"b11312","object":"chat.completion.chunk"}"#),
-        delta("reasoning_content", "The user"), delta("reasoning_content", " wants 2+2."), delta("reasoning_content", " That is 4.\n"),
-        OpenAIStreams.delta("\n\nFour"), OpenAIStreams.delta("."),
-        OpenAIStreams.finish("stop"), OpenAIStreams.usage(prompt: 12, cached: 0, completion: 16), OpenAIStreams.done,
-    ]
+        #"{"choices":[{"finish_reason":null,"index":0,"delta":{"role":"assistant","content":null}}],"created":1796177764,"id":"chatcmpl-YKzy1VLy5clq3Fw1V1c3wAmUE7yxuEl2","model":"/tmp/s14-thinking.gguf","system_fingerprint":"b1-0c1e570","object":"chat.completion.chunk"}"#,
+        #"{"choices":[{"finish_reason":null,"index":0,"delta":{"reasoning_content":"H"}}],"created":1796177764,"id":"chatcmpl-YKzy1VLy5clq3Fw1V1c3wAmUE7yxuEl2","model":"/tmp/s14-thinking.gguf","system_fingerprint":"b1-0c1e570","object":"chat.completion.chunk"}"#,
+        #"{"choices":[{"finish_reason":null,"index":0,"delta":{"reasoning_content":"m"}}],"created":1796177764,"id":"chatcmpl-YKzy1VLy5clq3Fw1V1c3wAmUE7yxuEl2","model":"/tmp/s14-thinking.gguf","system_fingerprint":"b1-0c1e570","object":"chat.completion.chunk"}"#,
+        #"{"choices":[{"finish_reason":null,"index":0,"delta":{"content":"O"}}],"created":1796177764,"id":"chatcmpl-YKzy1VLy5clq3Fw1V1c3wAmUE7yxuEl2","model":"/tmp/s14-thinking.gguf","system_fingerprint":"b1-0c1e570","object":"chat.completion.chunk"}"#,
+        #"{"choices":[{"finish_reason":null,"index":0,"delta":{"content":"K"}}],"created":1796177764,"id":"chatcmpl-YKzy1VLy5clq3Fw1V1c3wAmUE7yxuEl2","model":"/tmp/s14-thinking.gguf","system_fingerprint":"b1-0c1e570","object":"chat.completion.chunk"}"#,
+        #"{"choices":[{"finish_reason":"stop","index":0,"delta":{}}],"created":1796177764,"id":"chatcmpl-YKzy1VLy5clq3Fw1V1c3wAmUE7yxuEl2","model":"/tmp/s14-thinking.gguf","system_fingerprint":"b1-0c1e570","object":"chat.completion.chunk"}"#,
+        #"{"choices":[],"created":1796177764,"id":"chatcmpl-YKzy1VLy5clq3Fw1V1c3wAmUE7yxuEl2","model":"/tmp/s14-thinking.gguf","system_fingerprint":"b1-0c1e570","object":"chat.completion.chunk","usage":{"completion_tokens":7,"prompt_tokens":21,"total_tokens":28,"prompt_tokens_details":{"cached_tokens":0}},"timings":{"cache_n":0,"prompt_n":21,"prompt_ms":0.425,"prompt_per_token_ms":0.02023809523809524,"prompt_per_second":49411.76470588236,"predicted_n":7,"predicted_ms":0.78,"predicted_per_token_ms":0.13,"predicted_per_second":7692.3076923076915}}"#,
+    ].map { OpenAIStreams.event($0) } + [OpenAIStreams.done]
 
     static func reasoningTexts(_ entries: some Sequence<Transcript.Entry>) -> [String] {
         entries.compactMap { entry -> String? in
@@ -34,18 +38,30 @@ struct OpenAIReasoningContentTests {
         defer { proxy.stop() }
         proxy.enqueue(.stream(chunks: Self.llamaServerStream))
         let session = LanguageModelSession(model: OpenAIStreams.model(proxy))
-        let response = try await session.respond(to: "2+2?")
-        #expect(response.content == "\n\nFour.")
-        #expect(Self.reasoningTexts(response.transcriptEntries) == ["The user wants 2+2. That is 4."])
+        let response = try await session.respond(to: "Hi")
+        #expect(response.content == "OK")
+        #expect(Self.reasoningTexts(response.transcriptEntries) == ["Hm"])
         #expect(session.transcript.map(\.kindLabel) == ["prompt", "reasoning", "response"])
-        #expect(response.usage.output.totalTokenCount == 16)
+        #expect(response.usage.input.totalTokenCount == 21)
+        #expect(response.usage.output.totalTokenCount == 7)
         // The next request does not send the reasoning back (Chat Completions has no field for it).
         proxy.enqueue(.stream(chunks: OpenAIStreams.text(["Nine."])))
         _ = try await session.respond(to: "3*3?")
         let messages = try #require(proxy.requests.last?.json?["messages"] as? [[String: Any]])
         #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "user"])
-        #expect(messages[1]["content"] as? String == "\n\nFour.")
+        #expect(messages[1]["content"] as? String == "OK")
         #expect(messages.allSatisfy { $0["reasoning_content"] == nil })
+    }
+
+    /// Reasoning in several deltas is one entry, trimmed of the line breaks around it.
+    @Test func reasoningDeltasMakeOneTrimmedEntry() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        proxy.enqueue(.stream(chunks: [Self.delta("reasoning_content", "\nThe user"), Self.delta("reasoning_content", " wants 2+2."),
+                                       Self.delta("reasoning_content", " That is 4.\n")] + OpenAIStreams.text(["Four", "."])))
+        let response = try await LanguageModelSession(model: OpenAIStreams.model(proxy)).respond(to: "2+2?")
+        #expect(response.content == "Four.")
+        #expect(Self.reasoningTexts(response.transcriptEntries) == ["The user wants 2+2. That is 4."])
     }
 
     @Test func streamedSnapshotsNeverShowTheReasoning() async throws {
@@ -54,9 +70,9 @@ struct OpenAIReasoningContentTests {
         proxy.enqueue(.stream(chunks: Self.llamaServerStream, interval: .milliseconds(2)))
         let session = LanguageModelSession(model: OpenAIStreams.model(proxy))
         var snapshots: [String] = []
-        for try await snapshot in session.streamResponse(to: "2+2?") { snapshots.append(snapshot.content) }
-        #expect(snapshots == ["\n\nFour", "\n\nFour."])
-        #expect(Self.reasoningTexts(session.transcript) == ["The user wants 2+2. That is 4."])
+        for try await snapshot in session.streamResponse(to: "Hi") { snapshots.append(snapshot.content) }
+        #expect(snapshots == ["O", "OK"])
+        #expect(Self.reasoningTexts(session.transcript) == ["Hm"])
     }
 
     /// vLLM (since 0.10) and OpenRouter name the field `reasoning`; a server that sends both names with the same
