@@ -43,7 +43,8 @@ package enum ReasoningSwitch: Sendable, Equatable {
         }
     }
 
-    /// The value for a chat template's `enable_thinking` variable: nil leaves the template's default.
+    /// The value for a chat template's `enable_thinking` variable: nil leaves the template's default (undefined).
+    /// ``TranscriptRenderer`` passes it to the GGUF's Jinja template, as llama.cpp passes `chat_template_kwargs`.
     package var enableThinking: Bool? {
         switch self {
         case .modelDefault: nil
