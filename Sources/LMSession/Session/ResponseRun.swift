@@ -353,7 +353,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = nil
         guard let raw = rawContent(final: true), raw.isComplete else {
             throw GeneratedContent.ParsingError(rawContent: text, debugDescription:
-                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early: \(text)")
+                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early"
+                + (text.isEmpty ? " (no token was generated: is maximumResponseTokens 0?)" : ": \(text)"))
         }
         if let format = plan.responseFormat, call?.conversation.constrainsStructuredOutput != true {
             try format.schema.checkConformance(of: raw)
