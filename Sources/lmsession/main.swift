@@ -1,4 +1,5 @@
 import Foundation
+import LMKernels
 
 let usage = """
     lmsession: run GGUF language models with the LMSession runtime.
@@ -34,6 +35,14 @@ guard argv.count >= 2, let command = commands[argv[1]] else {
     }
     printError(argv.count >= 2 ? "unknown command \"\(argv[1])\"\n\n\(usage)" : usage)
     exit(2)
+}
+if argv.dropFirst(2).contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print(usage)
+    exit(0)
+}
+// The library falls back to the best set quietly; on the command line a mistyped name is worth a word.
+if let requested = ProcessInfo.processInfo.environment["LMSESSION_KERNELS"], requested.lowercased() != KernelSet.active.rawValue {
+    printError("warning: LMSESSION_KERNELS=\(requested) names no kernel set this CPU runs (\(KernelSet.supported.map(\.rawValue).joined(separator: ", "))); using \(KernelSet.active.rawValue)")
 }
 do {
     try command(argv.dropFirst(2))

@@ -32,6 +32,12 @@ struct CommandLineErrorTests {
         #expect(missing == "error: file not found: /nonexistent/s.json\n")
     }
 
+    @Test func helpAfterACommandPrintsTheUsage() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--help"])
+        #expect(status == 0, "\(output)")
+        #expect(output.hasPrefix("lmsession: run GGUF language models"), "\(output)")
+    }
+
     @Test func perplexityRefusesADirectory() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["perplexity", "--file", NSTemporaryDirectory()])
         #expect(status == 1, "\(output)")
