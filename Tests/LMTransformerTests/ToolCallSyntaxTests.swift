@@ -53,20 +53,87 @@ import Testing
         #expect(syntax.renderedByTemplate)
     }
 
-    /// Templates without tools (Phi-3.5, Gemma 2), with tools only as text (SmolLM3), or with a list of calls
-    /// carrying ids (Mistral Nemo's `[TOOL_CALLS]`, which wants 9-character ids; Granite 3.3's `<|tool_call|>`).
-    @Test("a template that does not define a usable syntax gets the architecture's", arguments: [
+    /// The other call layouts templates define: Mistral's `[TOOL_CALLS]` (Nemo: a JSON list whose calls carry the
+    /// model's 9-character id; Small 3.2, Ministral 3, Devstral: the name before the arguments), Granite 3.3's
+    /// `<|tool_call|>` list (its template renders the definitions and asks for that list, but renders calls only as
+    /// text), Functionary 3.1's `<function=NAME>{…}</function>` (then `<|eom_id|>`, which this older Llama 3
+    /// vocabulary does not mark end-of-generation, so the call's closing text keeps it) and Apriel 1.5's
+    /// `<tool_calls>[…]</tool_calls>`.
+    @Test("a template's other call layouts are read too", arguments: [
+        ("mistralai-Mistral-Nemo-Instruct-2407", "llama-spm", ToolCallSyntax(
+            open: "[TOOL_CALLS]", close: "", separator: nil, isList: true, renderedByTemplate: true, name: "Mistral [TOOL_CALLS]",
+            idKey: "id", callIDLength: 9)),
+        ("Mistral-Small-3.2-24B-Instruct-2506", "llama-spm", ToolCallSyntax(
+            open: "[TOOL_CALLS]", close: "", separator: "", isList: false, renderedByTemplate: true, name: "Mistral [TOOL_CALLS]",
+            callIDLength: 9, nameFirst: .init(idMarker: "[CALL_ID]", beforeArguments: "[ARGS]"))),
+        ("mistralai-Ministral-3-14B-Reasoning-2512", "llama-spm", ToolCallSyntax(
+            open: "[TOOL_CALLS]", close: "", separator: "", isList: false, renderedByTemplate: true, name: "Mistral [TOOL_CALLS]",
+            nameFirst: .init(idMarker: nil, beforeArguments: "[ARGS]"))),
+        ("unsloth-mistral-Devstral-Small-2507", "llama-spm", ToolCallSyntax(
+            open: "[TOOL_CALLS]", close: "", separator: "", isList: false, renderedByTemplate: true, name: "Mistral [TOOL_CALLS]",
+            nameFirst: .init(idMarker: nil, beforeArguments: "[ARGS]"))),
+        ("ibm-granite-granite-3.3-2B-Instruct", "gpt-2", ToolCallSyntax(
+            open: "<|tool_call|>", close: "", separator: nil, isList: true, renderedByTemplate: false, name: "<|tool_call|> JSON list",
+            templateRendersDefinitions: true)),
+        ("meetkai-functionary-medium-v3.1", "llama-bpe", ToolCallSyntax(
+            open: "<function=", close: "</function><|eom_id|>", separator: nil, isList: false, renderedByTemplate: true, name: "template's \"<function=\"",
+            nameFirst: .init(idMarker: nil, beforeArguments: ">"))),
+        ("unsloth-Apriel-1.5", "llama-spm", ToolCallSyntax(
+            open: "\n<tool_calls>", close: "</tool_calls>", separator: nil, isList: true, renderedByTemplate: true,
+            name: "template's \"\\n<tool_calls>\"")),
+    ])
+    func otherLayouts(template: String, vocabulary: String, expected: ToolCallSyntax) throws {
+        let found = try Self.template(template, vocabulary: vocabulary).toolCalls
+        #expect(found == .defined(expected), "\(found)")
+    }
+
+    /// Templates without tools (Phi-3.5, Gemma 2), or with tools only in the system prompt's text (SmolLM3): the
+    /// architecture's convention, described in the instructions.
+    @Test("a template that renders no tool calls gets the architecture's convention", arguments: [
         ("microsoft-Phi-3.5-mini-instruct", "phi-3", "phi3"), ("google-gemma-2-2b-it", "llama-spm", "gemma2"),
-        ("HuggingFaceTB-SmolLM3-3B", "llama-bpe", "smollm3"), ("mistralai-Mistral-Nemo-Instruct-2407", "llama-spm", "llama"),
-        ("ibm-granite-granite-3.3-2B-Instruct", "gpt-2", "granite"),
+        ("HuggingFaceTB-SmolLM3-3B", "llama-bpe", "smollm3"), ("deepseek-ai-DeepSeek-R1-Distill-Llama-8B", "llama-bpe", "llama"),
     ])
     func otherTemplatesFallBack(template: String, vocabulary: String, architecture: String) throws {
         let loaded = try Self.template(template, vocabulary: vocabulary)
-        #expect(loaded.toolCallSyntax == nil)
+        #expect(loaded.toolCalls == .none)
         let arch = try #require(Architecture(named: architecture))
         let syntax = ChatFormat.jinja(loaded).toolCallSyntax(architecture: arch)
         #expect(syntax == ToolCallSyntax(architecture: arch))
         #expect(!syntax.renderedByTemplate)
         #expect(syntax.open == "<tool_call>" && syntax.close == "</tool_call>")
+        #expect(ChatFormat.jinja(loaded).toolCalls(architecture: arch).unsupported == nil)
+    }
+
+    /// Templates that write calls in a syntax the session does not constrain (XML-like parameters, special-token
+    /// calls with the name outside JSON and no probe-able prefix, a reasoning block the generation prompt opens,
+    /// Gemma 4's own value syntax), or that refuse a call with object arguments (Functionary 3.2 wants a string):
+    /// unsupported, with the call as rendered (or the refusal) to show.
+    @Test("a template whose call syntax cannot be constrained is unsupported", arguments: [
+        ("Qwen3-Coder", "qwen2", "<function=probe_tool_1>"), ("Qwen-QwQ-32B", "qwen2", "</tool_call>"),
+        ("Qwen3.5-4B", "qwen35", "<parameter=probe_arg>"), ("google-gemma-4-31B-it", "gemma-4", "<|tool_call>call:probe_tool_1{"),
+        ("deepseek-ai-DeepSeek-V3.1", "deepseek-llm", "<｜tool▁sep｜>"), ("GLM-4.6", "llama-bpe", "<arg_key>probe_arg</arg_key>"),
+        ("meetkai-functionary-medium-v3.2", "llama-bpe", "refuses a call with object arguments"),
+    ])
+    func unconstrainableSyntaxesAreUnsupported(template: String, vocabulary: String, shown: String) throws {
+        let loaded = try Self.template(template, vocabulary: vocabulary)
+        guard case .unsupported(let excerpt) = loaded.toolCalls else {
+            Issue.record("not unsupported: \(loaded.toolCalls)")
+            return
+        }
+        #expect(excerpt.contains(shown), "\(excerpt)")
+        #expect(ChatFormat.jinja(loaded).toolCalls(architecture: .llama).unsupported == excerpt)
+    }
+
+    /// Mistral's templates refuse ids that are not 9 letters or digits: other ids are mapped to such ids, the same
+    /// way for a call and its output.
+    @Test func templateIDsAreNineAlphanumericsWhenTheTemplateSaysSo() throws {
+        let syntax = try #require(try Self.template("mistralai-Mistral-Nemo-Instruct-2407", vocabulary: "llama-spm").toolCallSyntax)
+        #expect(syntax.templateID("a1B2c3D4e") == "a1B2c3D4e")
+        let mapped = syntax.templateID("8D0F5C2E-1111-4A5B-9C3D-0123456789AB")
+        #expect(mapped.utf8.count == 9 && mapped.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "\(mapped)")
+        #expect(syntax.templateID("8D0F5C2E-1111-4A5B-9C3D-0123456789AB") == mapped)
+        #expect(syntax.templateID("c1") != syntax.templateID("c2"))
+        let qwen = try #require(try Self.template("Qwen-Qwen2.5-7B-Instruct", vocabulary: "qwen2").toolCallSyntax)
+        #expect(qwen.templateID("c1") == "c1")
     }
 }
