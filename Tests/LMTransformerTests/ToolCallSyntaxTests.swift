@@ -137,3 +137,48 @@ import Testing
         #expect(qwen.templateID("c1") == "c1")
     }
 }
+
+/// What each of llama.cpp's 70 templates says about tool calls (the README's family table counts these), read with
+/// one vocabulary for all (only the BOS/EOS texts differ between vocabularies, not the class).
+@Suite struct ToolCallSupportCensusTests {
+    /// Templates whose syntax the session derives and constrains.
+    static let defined: Set<String> = [
+        "Apertus-8B-Instruct", "Bielik-11B-v3.0-Instruct", "CohereForAI-c4ai-command-r7b-12-2024-tool_use", "GigaChat3-10B-A1.8B",
+        "GigaChat3.1-10B-A1.8B", "MiMo-VL", "MiniMax-M1", "Mistral-Small-3.2-24B-Instruct-2506",
+        "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use", "NousResearch-Hermes-3-Llama-3.1-8B-tool_use", "Qwen-Qwen2.5-7B-Instruct",
+        "Qwen-Qwen3-0.6B", "Reka-Edge", "ibm-granite-granite-3.3-2B-Instruct", "ibm-granite-granite-4.0", "ibm-granite-granite-4.1",
+        "meetkai-functionary-medium-v3.1", "meta-llama-Llama-3.1-8B-Instruct", "meta-llama-Llama-3.2-3B-Instruct",
+        "meta-llama-Llama-3.3-70B-Instruct", "mistralai-Ministral-3-14B-Reasoning-2512", "mistralai-Mistral-Nemo-Instruct-2407",
+        "openai-gpt-oss-120b", "unsloth-Apriel-1.5", "unsloth-mistral-Devstral-Small-2507",
+    ]
+    /// Templates that render no tool calls (the architecture's convention applies).
+    static let none: Set<String> = [
+        "CohereForAI-c4ai-command-r-plus-tool_use", "HuggingFaceTB-SmolLM3-3B", "LFM2-8B-A1B", "LFM2.5-Instruct",
+        "deepseek-ai-DeepSeek-R1-Distill-Llama-8B", "fireworks-ai-llama-3-firefunction-v2", "google-gemma-2-2b-it",
+        "llama-cpp-deepseek-r1", "llama-cpp-rwkv-world", "microsoft-Phi-3.5-mini-instruct",
+    ]
+
+    @Test func everyTemplateIsDefinedUnsupportedOrSilent() throws {
+        let tokenizer = try Tokenizer(gguf: GGUFFile(path: LlamaVocabularySuite.vocabularyPath("llama-spm")))
+        let directory = try LlamaCppSource.root().appendingPathComponent("models/templates")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".jinja") }.map { String($0.dropLast(6)) }
+        #expect(names.count == 70)
+        var counts = (defined: 0, unsupported: 0, none: 0)
+        for name in names.sorted() {
+            let source = try String(contentsOf: directory.appendingPathComponent(name + ".jinja"), encoding: .utf8)
+            let support = try JinjaChatTemplate(source: source, tokenizer: tokenizer).toolCalls
+            switch support {
+            case .defined:
+                counts.defined += 1
+                #expect(Self.defined.contains(name), "\(name): \(support)")
+            case .none:
+                counts.none += 1
+                #expect(Self.none.contains(name), "\(name): \(support)")
+            case .unsupported:
+                counts.unsupported += 1
+                #expect(!Self.defined.contains(name) && !Self.none.contains(name), "\(name): \(support)")
+            }
+        }
+        #expect(counts == (25, 35, 10))
+    }
+}

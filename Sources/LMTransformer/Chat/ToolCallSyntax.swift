@@ -90,7 +90,8 @@ public struct ToolCallSyntax: Sendable, Equatable, CustomStringConvertible {
     public var callStartIsJSON: Bool { open.isEmpty }
 
     public var description: String {
-        let layout = isList ? "a JSON list of calls" : separator == nil ? "one call per turn" : "one object per call"
+        let layout = isList ? "a JSON list of calls" : separator == nil ? "one call per turn"
+            : nameFirst == nil ? "one object per call" : "one call after another"
         let shown = callStartIsJSON ? "{\"name\": …, \"\(argumentsKey)\": …}"
             : nameFirst.map { "\(open)NAME\($0.idMarker.map { "\($0)ID" } ?? "")\($0.beforeArguments){…}\(close)" } ?? "\(open)…\(close)"
         let ids = callIDLength.map { ", \($0)-character ids\(idKey != nil ? " written by the model" : "")" } ?? ""
