@@ -39,6 +39,9 @@ struct ChatTemplateCommandTests {
         Pair(vocabulary: "llama-spm", template: "unsloth-mistral-Devstral-Small-2507", convention: mistral),
         Pair(vocabulary: "gpt-2", template: "ibm-granite-granite-3.3-2B-Instruct", convention: "<|tool_call|> JSON list"),
         Pair(vocabulary: "gpt-2", template: "ibm-granite-granite-4.0", convention: "Hermes <tool_call>"),
+        Pair(vocabulary: "gpt-2", template: "ibm-granite-granite-4.1", convention: "Hermes <tool_call>"),
+        Pair(vocabulary: "llama-bpe", template: "HuggingFaceTB-SmolLM3-3B", convention: fallback),
+        Pair(vocabulary: "llama-spm", template: "Bielik-11B-v3.0-Instruct", convention: "Hermes <tool_call>"),
         Pair(vocabulary: "gemma-4", template: "google-gemma-4-31B-it", convention: unsupported),
         Pair(vocabulary: "deepseek-llm", template: "deepseek-ai-DeepSeek-V3.1", convention: unsupported),
     ]
