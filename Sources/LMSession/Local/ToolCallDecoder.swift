@@ -395,33 +395,8 @@ package struct ToolCallDecoder {
         pendingForce = envelope.close
     }
 
-    /// The complete call in ``callBytes`` as `NAME [ID_MARKER ID] BEFORE_ARGUMENTS ARGUMENTS` (the grammar wrote it so).
     private func nameFirstCall(_ layout: ToolCallSyntax.NameFirst) throws(GeneratedContent.ParsingError) -> Transcript.ToolCall {
-        let text = String(decoding: callBytes, as: UTF8.self)
-        let afterName = layout.idMarker ?? layout.beforeArguments
-        guard let name = toolNames.first(where: { callBytes.starts(with: Array(($0 + afterName).utf8)) }) else {
-            throw GeneratedContent.ParsingError(rawContent: text, debugDescription: "The tool call names no tool: \(text)")
-        }
-        var rest = callBytes.dropFirst(name.utf8.count + afterName.utf8.count)
-        let id: String
-        if layout.idMarker != nil {
-            let length = envelope.id?.length ?? 9
-            id = String(decoding: rest.prefix(length), as: UTF8.self)
-            rest = rest.dropFirst(length)
-            guard rest.starts(with: Array(layout.beforeArguments.utf8)) else {
-                throw GeneratedContent.ParsingError(rawContent: text, debugDescription: "The tool call's id is not \(length) characters: \(text)")
-            }
-            rest = rest.dropFirst(layout.beforeArguments.utf8.count)
-        } else {
-            id = makeID()
-        }
-        let json = String(decoding: rest, as: UTF8.self)
-        do {
-            return Transcript.ToolCall(id: id, toolName: name, arguments: try GeneratedContent(json: json))
-        } catch {
-            throw GeneratedContent.ParsingError(rawContent: text, underlyingError: error,
-                                                debugDescription: "The tool call's arguments do not decode: \(json) (\(error))")
-        }
+        try Self.nameFirstCall(callBytes, layout: layout, toolNames: toolNames, idLength: envelope.id?.length ?? 9, makeID: makeID)
     }
 
     private mutating func valueAllows(_ token: Int) -> Bool {

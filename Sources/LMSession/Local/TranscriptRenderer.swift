@@ -9,8 +9,11 @@ import LMTransformer
 ///
 /// Tools follow ``toolSyntax``: when the template renders tools itself
 /// (``ToolCallSyntax/renderedByTemplate``), definitions go in its `tools` variable, calls in the assistant
-/// message's `tool_calls` and outputs in `tool` messages, as OpenAI-style objects; otherwise the tools are
-/// described in the system message and calls and outputs are message text in the syntax's envelope.
+/// message's `tool_calls` (ids as the template accepts them, ``ToolCallSyntax/templateID(_:)``) and outputs in
+/// `tool` messages, as OpenAI-style objects; when it renders only the definitions
+/// (``ToolCallSyntax/templateRendersDefinitions``, Granite 3.3), calls are the assistant's text in the syntax and
+/// outputs plain `tool` messages; otherwise the tools are described in the system message and calls and outputs
+/// are message text in the syntax's envelope.
 package struct TranscriptRenderer: Sendable {
     package let format: ChatFormat
     package let tokenizer: Tokenizer
