@@ -42,7 +42,11 @@ public struct GrammarGuide: TokenGuide {
         if fits { return false }
         let kept = mask.withUnsafeMutableBufferPointer { matcher.restrictMask($0, closingWithin: tokensLeft - 1) }
         if let failure = matcher.failure { throw .grammar(failure) }
-        guard kept > 0 else { throw .budgetTooSmall(tokensLeft: max(0, tokensLeft), needed: matcher.completionTokenCount) }
+        guard kept > 0 else {
+            // A live state always has a completion: none found means the search, not the budget, failed.
+            guard let needed = matcher.completionTokenCount else { throw .grammar(.completionNotFound) }
+            throw .budgetTooSmall(tokensLeft: max(0, tokensLeft), needed: needed)
+        }
         return true
     }
 

@@ -256,6 +256,10 @@ public enum GrammarError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One step of a matcher needed more than `states` determinized states
     /// (`GrammarOptions.maxStatesPerStep` over its cache): the pattern cannot be enforced.
     case stepTooLarge(states: Int)
+    /// No way to close the value was found from a matcher's state within
+    /// `GrammarMatcher.maxCompletionLength` tokens, so a token budget cannot be kept (the shortest
+    /// completion search cannot follow the pattern); raising the budget does not help.
+    case completionNotFound
     /// The JSON Schema could not be read: where (a JSON pointer into the schema) and why.
     case invalidSchema(path: String, reason: String)
     /// The JSON Schema uses `keyword` (at the JSON pointer `path`) in a way the grammar cannot
@@ -270,6 +274,8 @@ public enum GrammarError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tooLarge(n): "grammar automaton larger than \(n) states"
         case let .stepTooLarge(n):
             "the grammar's pattern needs more than \(n) determinized states to check one token (it blows up when determinized, as (a|b)*a(a|b){20} does)"
+        case .completionNotFound:
+            "no way to close the value was found within \(GrammarMatcher.maxCompletionLength) tokens, so the response cannot be kept closable within maximumResponseTokens (a pattern the completion search cannot follow)"
         case let .invalidSchema(path, reason): "schema at \"\(path)\": \(reason)"
         case let .unsupportedKeyword(path, keyword, reason): "schema at \"\(path)\": \(keyword) cannot be enforced: \(reason)"
         }

@@ -234,12 +234,56 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
         if end < rows.upperBound { RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: end..<rows.upperBound) }
     }
 
+    /// ``matVec(_:_:_:into:rows:)`` for every token of `x` (`y[t * w.rows + r]`), bit for bit: a tile
+    /// block is folded against four tokens in a row, each with the one-token arithmetic, so its
+    /// loads and nibble unpacking serve the four.
+    static func matVecs(_ w: WeightMatrix, _ tiles: WeightTiles, _ x: ActivationRows,
+                        into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
+        let first = min((rows.lowerBound + 7) / 8 * 8, rows.upperBound)
+        let end = max(first, min(rows.upperBound, tiles.rows) / 8 * 8)
+        let cols = w.cols, blocks = cols / 32, n = x.nTokens
+        for t in 0..<n {
+            let xt = x.row(t), yt = y + t * w.rows
+            for r in rows.lowerBound..<first { yt[r] = AVX2BlockDot<F>.dot(w.row(r), xt, cols: cols) }
+            for r in end..<rows.upperBound { yt[r] = AVX2BlockDot<F>.dot(w.row(r), xt, cols: cols) }
+        }
+        @inline(__always) func store(_ v: SIMD8<Float>, _ t: Int, _ r0: Int) {
+            UnsafeMutableRawPointer(y + t * w.rows + r0).storeBytes(of: v, as: SIMD8<Float>.self)
+        }
+        var r0 = first
+        while r0 < end {
+            let tile = tiles.tile(r0 / 8)
+            var t = 0
+            while t + 4 <= n {
+                let v = dot8x4(tile, x.row(t), x.row(t + 1), x.row(t + 2), x.row(t + 3), blocks: blocks)
+                store(v.0, t, r0); store(v.1, t + 1, r0); store(v.2, t + 2, r0); store(v.3, t + 3, r0)
+                t += 4
+            }
+            while t < n { store(dot8(tile, x.row(t), blocks: blocks), t, r0); t += 1 }
+            r0 += 8
+        }
+    }
+
     /// The 8 rows of `tile` against `x` (lane = row).
     @inline(__always)
     static func dot8(_ tile: UnsafeRawPointer, _ x: ActivationRow, blocks: Int) -> SIMD8<Float> {
         var acc = SIMD8<Float>(), offsets = SIMD8<Float>()
         for b in 0..<blocks { F.fold(&acc, &offsets, tile + b * F.tileBlockBytes, x, b) }
         return acc + offsets
+    }
+
+    /// ``dot8(_:_:blocks:)`` for four tokens, each with the same operations in the same order.
+    @inline(__always)
+    static func dot8x4(_ tile: UnsafeRawPointer, _ x0: ActivationRow, _ x1: ActivationRow, _ x2: ActivationRow,
+                       _ x3: ActivationRow, blocks: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
+        var o0 = SIMD8<Float>(), o1 = SIMD8<Float>(), o2 = SIMD8<Float>(), o3 = SIMD8<Float>()
+        for b in 0..<blocks {
+            let p = tile + b * F.tileBlockBytes
+            F.fold(&a0, &o0, p, x0, b); F.fold(&a1, &o1, p, x1, b)
+            F.fold(&a2, &o2, p, x2, b); F.fold(&a3, &o3, p, x3, b)
+        }
+        return (a0 + o0, a1 + o1, a2 + o2, a3 + o3)
     }
 }
 

@@ -35,7 +35,8 @@ package enum AVX2Kernels {
                                  // A few tokens: the decode tiles per token beat decoding each row per 4 tokens.
                                  tiled.matMul(w, x, y, rows)
                              }
-                         })
+                         },
+                         matVecs: tiled.matVecs)
     }
 
     /// The table entry of a format whose decode and prefill both run on ``AVX2DecodeTiles`` when the
@@ -54,6 +55,13 @@ package enum AVX2Kernels {
                           AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
                       } else {
                           RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                      }
+                  },
+                  matVecs: { w, x, y, rows in
+                      if let tiles = w.tiles {
+                          AVX2DecodeTiles<F>.matVecs(w, tiles, x, into: y, rows: rows)
+                      } else {
+                          for t in 0..<x.nTokens { RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y + t * w.rows, rows: rows) }
                       }
                   })
     }

@@ -137,27 +137,7 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
         }
         var sum = SIMD8<Int32>()
         #if LM_VNNI
-        // Each sub-block's byte dot in Int32 (vpdpbusd, no Int16 limit), then its scale by vpmulld:
-        // a scale-pair lane read as Int32 holds the scale in its high half.
-        @inline(__always) func chain(_ c: Int) -> SIMD8<Int32> {
-            var acc = SIMD8<Int32>()
-            for k in c..<(c + 4) {
-                acc = AVX2.dotAdd(acc, p.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<UInt8>.self),
-                                  unsafeBitCast(AVX2.broadcast4(a, 4 * k), to: SIMD32<Int8>.self))
-            }
-            return acc
-        }
-        @inline(__always) func scale32(_ j: Int) -> SIMD8<Int32> {
-            p.loadUnaligned(fromByteOffset: scalesAt + 32 * j, as: SIMD8<Int32>.self) &>> 16
-        }
-        for g in 0..<8 {
-            let lo = chain(8 * g), hi = chain(8 * g + 4)
-            if F.maxUnsigned < 32 {
-                sum &+= (lo &+ hi) &* scale32(2 * g)  // one scale per 32 weights (Q4_K, Q5_K)
-            } else {
-                sum &+= lo &* scale32(2 * g) &+ hi &* scale32(2 * g + 1)
-            }
-        }
+        for g in 0..<8 { sum &+= groupDot(groupChunks(p, g), p, a, g) }
         #else
         for g in 0..<8 {
             let c = 8 * g
@@ -213,6 +193,33 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
     }
 
     #if LM_VNNI
+    /// A group's 8 packed weight chunks (32 weights of the 8 rows).
+    typealias GroupChunks = (SIMD32<UInt8>, SIMD32<UInt8>, SIMD32<UInt8>, SIMD32<UInt8>,
+                             SIMD32<UInt8>, SIMD32<UInt8>, SIMD32<UInt8>, SIMD32<UInt8>)
+
+    /// The 8 weight chunks of group `g` (chunk `8g + k` of the packed block).
+    @inline(__always)
+    static func groupChunks(_ p: UnsafeRawPointer, _ g: Int) -> GroupChunks {
+        @inline(__always) func chunk(_ k: Int) -> SIMD32<UInt8> { p.loadUnaligned(fromByteOffset: 32 * (8 * g + k), as: SIMD32<UInt8>.self) }
+        return (chunk(0), chunk(1), chunk(2), chunk(3), chunk(4), chunk(5), chunk(6), chunk(7))
+    }
+
+    /// Group `g`'s scaled integer dot against activation bytes `a` of one block: each sub-block's
+    /// byte dot in Int32 (vpdpbusd, no Int16 limit, two chains), then its scale by vpmulld (a
+    /// scale-pair lane read as Int32 holds the scale in its high half).
+    @inline(__always)
+    static func groupDot(_ w: GroupChunks, _ p: UnsafeRawPointer, _ a: UnsafeRawPointer, _ g: Int) -> SIMD8<Int32> {
+        let c = 8 * g
+        @inline(__always) func q(_ k: Int) -> SIMD32<Int8> { unsafeBitCast(AVX2.broadcast4(a, 4 * (c + k)), to: SIMD32<Int8>.self) }
+        var l = AVX2.dotAdd(SIMD8(), w.0, q(0)), h = AVX2.dotAdd(SIMD8(), w.4, q(4))
+        l = AVX2.dotAdd(l, w.1, q(1)); h = AVX2.dotAdd(h, w.5, q(5))
+        l = AVX2.dotAdd(l, w.2, q(2)); h = AVX2.dotAdd(h, w.6, q(6))
+        l = AVX2.dotAdd(l, w.3, q(3)); h = AVX2.dotAdd(h, w.7, q(7))
+        let lo = p.loadUnaligned(fromByteOffset: scalesAt + 32 * (2 * g), as: SIMD8<Int32>.self) &>> 16
+        guard F.maxUnsigned >= 32 else { return (l &+ h) &* lo }  // one scale per 32 weights (Q4_K, Q5_K)
+        return l &* lo &+ h &* (p.loadUnaligned(fromByteOffset: scalesAt + 32 * (2 * g + 1), as: SIMD8<Int32>.self) &>> 16)
+    }
+
     /// Four tokens at once: each group's 8 weight chunks are loaded once into registers for all
     /// four (AVX-512VL has the registers), so a vpdpbusd costs one broadcast load, not two loads.
     @inline(__always)
@@ -222,20 +229,9 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
         let a2 = UnsafeRawPointer(x.2.bytes + 256 * b), a3 = UnsafeRawPointer(x.3.bytes + 256 * b)
         var s0 = SIMD8<Int32>(), s1 = SIMD8<Int32>(), s2 = SIMD8<Int32>(), s3 = SIMD8<Int32>()
         for g in 0..<8 {
-            let c = 8 * g
-            @inline(__always) func chunk(_ k: Int) -> SIMD32<UInt8> { p.loadUnaligned(fromByteOffset: 32 * (c + k), as: SIMD32<UInt8>.self) }
-            let w0 = chunk(0), w1 = chunk(1), w2 = chunk(2), w3 = chunk(3), w4 = chunk(4), w5 = chunk(5), w6 = chunk(6), w7 = chunk(7)
-            let lo = p.loadUnaligned(fromByteOffset: scalesAt + 32 * (2 * g), as: SIMD8<Int32>.self) &>> 16
-            let hi = p.loadUnaligned(fromByteOffset: scalesAt + 32 * (2 * g + 1), as: SIMD8<Int32>.self) &>> 16
-            @inline(__always) func dots(_ a: UnsafeRawPointer) -> SIMD8<Int32> {
-                @inline(__always) func q(_ k: Int) -> SIMD32<Int8> { unsafeBitCast(AVX2.broadcast4(a, 4 * (c + k)), to: SIMD32<Int8>.self) }
-                var l = AVX2.dotAdd(SIMD8(), w0, q(0)), h = AVX2.dotAdd(SIMD8(), w4, q(4))
-                l = AVX2.dotAdd(l, w1, q(1)); h = AVX2.dotAdd(h, w5, q(5))
-                l = AVX2.dotAdd(l, w2, q(2)); h = AVX2.dotAdd(h, w6, q(6))
-                l = AVX2.dotAdd(l, w3, q(3)); h = AVX2.dotAdd(h, w7, q(7))
-                return F.maxUnsigned < 32 ? (l &+ h) &* lo : l &* lo &+ h &* hi
-            }
-            s0 &+= dots(a0); s1 &+= dots(a1); s2 &+= dots(a2); s3 &+= dots(a3)
+            let w = groupChunks(p, g)
+            s0 &+= groupDot(w, p, a0, g); s1 &+= groupDot(w, p, a1, g)
+            s2 &+= groupDot(w, p, a2, g); s3 &+= groupDot(w, p, a3, g)
         }
         fold(&acc.0, p, x.0, b, sum: s0, offset: offsetDot(p, x.0, b))
         fold(&acc.1, p, x.1, b, sum: s1, offset: offsetDot(p, x.1, b))

@@ -21,13 +21,19 @@ public struct DotKernel: Sendable {
     public let matVec: @Sendable (WeightMatrix, ActivationRows, Int, UnsafeMutablePointer<Float>, Range<Int>) -> Void
     /// `y[t * w.rows + r] = w[r] · x[t]` for all tokens `t` and `r` in the range.
     public let matMul: @Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void
+    /// `y[t * w.rows + r]` for all tokens `t` and `r` in the range, each token's values bit for bit
+    /// those of `matVec` over the same range (a batched decode step); nil where the caller loops
+    /// `matVec` over the tokens itself.
+    public let matVecs: (@Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void)?
 
     @inlinable
     public init(activationFormat: ActivationFormat,
                  matVec: @escaping @Sendable (WeightMatrix, ActivationRows, Int, UnsafeMutablePointer<Float>, Range<Int>) -> Void,
-                 matMul: @escaping @Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void) {
+                 matMul: @escaping @Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void,
+                 matVecs: (@Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void)? = nil) {
         self.activationFormat = activationFormat
         self.matVec = matVec
         self.matMul = matMul
+        self.matVecs = matVecs
     }
 }

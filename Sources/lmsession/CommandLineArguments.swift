@@ -1,3 +1,4 @@
+import Foundation
 import LMTransformer
 
 /// Minimal `--flag value` / `--switch` / positional parser for the command line tool.
@@ -74,4 +75,15 @@ enum CLIError: Error, CustomStringConvertible {
         case let .failed(s): s
         }
     }
+}
+
+/// The UTF-8 text of the file at `path` (a `--file` or `--schema` argument), read before any model
+/// loads. Throws ``CLIError/failed(_:)`` naming the path when it does not exist, is a directory, or is
+/// not UTF-8 text (`what` says what the file should be, e.g. "a text file").
+func readTextFile(_ path: String, what: String) throws(CLIError) -> String {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .failed("file not found: \(path)") }
+    guard !isDirectory.boolValue else { throw .failed("\(path) is a directory, not \(what)") }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .failed("cannot read \(path) as UTF-8 text") }
+    return text
 }

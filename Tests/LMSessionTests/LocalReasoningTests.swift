@@ -61,6 +61,47 @@ import Testing
         #expect(kinds == (c.reasoning.isEmpty ? ["prompt", "response"] : ["prompt", "reasoning", "response"]))
     }
 
+    /// The prompt for each level, token by token (byte `b` is token `b`): the level's switch reaches the template as
+    /// `enable_thinking`, as llama.cpp passes it, so the "off" spelling ends the prompt with Qwen3's empty block
+    /// (`<|im_start|>assistant\n<think>\n\n</think>\n\n`) and the others leave the assistant turn open. llama-server
+    /// b11312 renders the same texts for this GGUF (`POST /apply-template` with `chat_template_kwargs:
+    /// {"enable_thinking": false}` and `true`; checked by hand).
+    @Test(arguments: [(ContextOptions.ReasoningLevel?.none, false), (.deep, false), (.light, false), (.custom("none"), true), (.custom("off"), true)])
+    func theLevelReachesTheTemplatesThinkingSwitch(_ level: ContextOptions.ReasoningLevel?, _ emptyBlock: Bool) throws {
+        typealias M = TinyThinkingModel
+        let provider = LocalTransformerProvider(path: try Self.url.get().path, contextSize: 512, threads: 1)
+        let prompt = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Hi"))]))
+        let tokens = try provider.promptTokens(for: LanguageModelRequest(transcript: Transcript(entries: [prompt]),
+                                                                         contextOptions: ContextOptions(reasoningLevel: level)))
+        func bytes(_ text: String) -> [Int] { text.utf8.map(Int.init) }
+        let expected = [M.imStart] + bytes("user\nHi") + [M.imEnd] + bytes("\n") + [M.imStart] + bytes("assistant\n")
+            + (emptyBlock ? [M.think] + bytes("\n\n") + [M.thinkEnd] + bytes("\n\n") : [])
+        #expect(tokens == expected)
+    }
+
+    static let opening = Result { try TinyThinkingModel.write(chatTemplate: TinyThinkingModel.openingTemplate) }
+
+    /// A template that writes `<think>` into the prompt (DeepSeek-R1's, Qwen3-Thinking's) gets no second one: the
+    /// response starts inside the block (3 reasoning tokens: "H", "m", `</think>`), also when a level would force it.
+    @Test(arguments: [ContextOptions.ReasoningLevel?.none, .deep])
+    func aBlockTheTemplateOpenedIsNotOpenedAgain(_ level: ContextOptions.ReasoningLevel?) async throws {
+        let session = LanguageModelSession(model: try SystemLanguageModel(fileURL: Self.opening.get(), contextSize: 512, threads: 1))
+        let response = try await session.respond(to: "Hi", options: Self.greedy, contextOptions: ContextOptions(reasoningLevel: level))
+        #expect(response.content == "OK")
+        #expect(Self.reasoningTexts(response.transcriptEntries) == ["Hm"])
+        #expect(response.usage.output.reasoningTokenCount == 3)
+        #expect(response.usage.output.totalTokenCount == 5)
+    }
+
+    /// With the switch off the same template writes the empty block instead, and the model answers directly.
+    @Test func theOpeningTemplatesEmptyBlockGetsADirectAnswer() async throws {
+        let session = LanguageModelSession(model: try SystemLanguageModel(fileURL: Self.opening.get(), contextSize: 512, threads: 1))
+        let response = try await session.respond(to: "Hi", options: Self.greedy, contextOptions: ContextOptions(reasoningLevel: .custom("none")))
+        #expect(response.content == "No")
+        #expect(Self.reasoningTexts(response.transcriptEntries).isEmpty)
+        #expect(response.usage.output.reasoningTokenCount == 0)
+    }
+
     @Test func streamedSnapshotsNeverShowTheReasoning() async throws {
         let session = LanguageModelSession(model: try Self.model())
         var seen: [String] = []
@@ -88,14 +129,18 @@ import Testing
     }
 
     @Test func reasoningCountsAgainstTheContextWindow() async throws {
-        let probe = try await LanguageModelSession(model: try Self.model())
-            .respond(to: "Hi", options: Self.greedy, contextOptions: ContextOptions(reasoningLevel: .custom("off")))
-        let promptTokens = probe.usage.input.totalTokenCount
-        // Room for the prompt and 3 more tokens: the answer alone ("No") would fit, the 4-token block does not.
-        let session = LanguageModelSession(model: try Self.model(contextSize: promptTokens + 3))
+        func promptTokens(_ level: ContextOptions.ReasoningLevel) async throws -> Int {
+            try await LanguageModelSession(model: try Self.model())
+                .respond(to: "Hi", options: Self.greedy, contextOptions: ContextOptions(reasoningLevel: level)).usage.input.totalTokenCount
+        }
+        // The "off" prompt ends with the template's empty block (6 tokens) that the "deep" one has not.
+        let (offPrompt, deepPrompt) = (try await promptTokens(.custom("off")), try await promptTokens(.deep))
+        #expect(offPrompt == deepPrompt + 6)
+        // Room for the prompt and 3 more tokens: the answer alone ("No") fits, the 4-token block does not.
+        let session = LanguageModelSession(model: try Self.model(contextSize: offPrompt + 3))
         let direct = try await session.respond(to: "Hi", options: Self.greedy, contextOptions: ContextOptions(reasoningLevel: .custom("off")))
         #expect(direct.content == "No")
-        let tight = LanguageModelSession(model: try Self.model(contextSize: promptTokens + 3))
+        let tight = LanguageModelSession(model: try Self.model(contextSize: deepPrompt + 3))
         await #expect(throws: LanguageModelError.self) {
             try await tight.respond(to: "Hi", options: Self.greedy, contextOptions: ContextOptions(reasoningLevel: .deep))
         }

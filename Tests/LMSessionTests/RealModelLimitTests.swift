@@ -23,6 +23,8 @@ import Testing
         let missing = SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/model.gguf"))
         #expect(Self.describe(missing.availability) == "not ready")
         #expect(missing.unavailabilityCause == .fileNotFound(searched: ["/nonexistent/model.gguf"]))
+        // One path given (fileURL:, or LMSESSION_MODEL): the message names it, with no search hint.
+        #expect(missing.unavailabilityCause?.description == "no model file at /nonexistent/model.gguf")
 
         let tiny = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, memoryLimit: 16 << 20))
         #expect(Self.describe(tiny.availability) == "cannot run here")

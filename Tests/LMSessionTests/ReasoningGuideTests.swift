@@ -15,7 +15,8 @@ import TestSupport
 
     /// Runs one model call of `request` whose "model" wants `script[i]` at step `i` (then to end), and at the
     /// first step `runnerUp` next.
-    static func run(_ request: LanguageModelRequest, script: [Int], runnerUp: Int? = nil, markers: Bool = true) throws -> [LanguageModelEvent] {
+    static func run(_ request: LanguageModelRequest, script: [Int], runnerUp: Int? = nil, markers: Bool = true,
+                    promptEnd: ReasoningPromptEnd = .none) throws -> [LanguageModelEvent] {
         let vocabulary = DecodeVocabulary(tokens: tokens, endOfGeneration: [ToyVocabulary.eos], envelope: toy.envelope(.object),
                                           reasoningMarkers: markers ? ReasoningMarkers(open: open, close: close) : nil)
         let forward = ScriptedForward(prompt: [ToyVocabulary.eos], vocabularySize: tokens.count) { history in
@@ -25,7 +26,7 @@ import TestSupport
         }
         var events: [LanguageModelEvent] = []
         try LocalDecoding.run(request, vocabulary: vocabulary, forward: forward, logits: forward.firstLogits,
-                              promptCount: 1, cached: 0, isCancelled: { false }) { events.append($0) }
+                              promptCount: 1, cached: 0, promptEnd: promptEnd, isCancelled: { false }) { events.append($0) }
         return events
     }
 
@@ -97,6 +98,37 @@ import TestSupport
         #expect(ScriptedDecoding.text(events) == "No")
         #expect(Self.reasoning(events).isEmpty)
         #expect(Self.usage(events) == LanguageModelUsage(inputTokens: 1, outputTokens: 2, reasoningTokens: 0))
+    }
+
+    /// The template already wrote an empty block (Qwen3 with `enable_thinking=false`): `<think>` is refused, never
+    /// forced, whatever the level, so the prompt never holds two blocks.
+    @Test(arguments: [ContextOptions.ReasoningLevel.deep, nil])
+    func aPromptThatClosedABlockGetsNoSecondOne(_ level: ContextOptions.ReasoningLevel?) throws {
+        let events = try Self.run(Self.request(level), script: [Self.open] + Self.chars("o"), runnerUp: Self.toy.id("N"), promptEnd: .closed)
+        #expect(ScriptedDecoding.text(events) == "No")
+        #expect(Self.reasoning(events).isEmpty)
+        #expect(Self.usage(events) == LanguageModelUsage(inputTokens: 1, outputTokens: 2, reasoningTokens: 0))
+    }
+
+    /// The template already wrote `<think>`: the response starts inside the block (its `<think>` is the prompt's, not
+    /// a reasoning token), and a level does not force a second one.
+    @Test(arguments: [ContextOptions.ReasoningLevel.deep, nil])
+    func aPromptThatOpenedABlockStartsInsideIt(_ level: ContextOptions.ReasoningLevel?) throws {
+        let events = try Self.run(Self.request(level), script: Self.chars("Hm") + [Self.close] + Self.chars("\nOK"), promptEnd: .open)
+        #expect(ScriptedDecoding.text(events) == "OK")
+        #expect(Self.reasoning(events) == ["Hm"])
+        #expect(Self.usage(events) == LanguageModelUsage(inputTokens: 1, outputTokens: 6, reasoningTokens: 3))
+    }
+
+    /// (prompt's last tokens, end): whitespace after a marker is skipped.
+    @Test(arguments: [([5, open], ReasoningPromptEnd.open), ([open, 10, 10], .open), ([open, 10, close, 10, 10], .closed),
+                      ([close], .closed), ([5, 6], .none), ([], .none), ([close, 5], .none)])
+    func thePromptsEndIsReadFromItsLastToken(_ prompt: [Int], _ end: ReasoningPromptEnd) {
+        let newline = Self.toy.id("\n")
+        let tokens = prompt.map { $0 == 10 ? newline : $0 }
+        #expect(ReasoningPromptEnd(tokens, markers: ReasoningMarkers(open: Self.open, close: Self.close),
+                                   isWhitespace: { $0 == newline }) == end)
+        #expect(ReasoningPromptEnd(tokens, markers: nil, isWhitespace: { $0 == newline }) == .none)
     }
 
     @Test(arguments: [(ContextOptions.ReasoningLevel?.none, Bool?.none), (.light, true), (.deep, true), (.custom("high"), true),

@@ -63,6 +63,49 @@ import Testing
         }
     }
 
+    /// Top-level code (`main.swift`) never releases a `for try await` loop's iterator, so leaving the loop tells
+    /// the session nothing; here the iterator is kept alive in a variable after `break`, the same situation. The
+    /// same task's next request then cancels and rolls back the left stream instead of throwing `concurrentRequests`.
+    @Test func aLoopLeftWithItsIteratorAliveEndsWhenTheSameTaskAsksAgain() async throws {
+        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 1_000, interval: .milliseconds(1)), .text(["fine"])])
+        let session = LanguageModelSession(model: model)
+        var iterator = session.streamResponse(to: "long").makeAsyncIterator()
+        var seen: [String] = []
+        while let snapshot = try await iterator.next() {
+            seen.append(snapshot.content)
+            if seen.count == 3 { break }
+        }
+        #expect(seen == ["t0 ", "t0 t1 ", "t0 t1 t2 "])
+        #expect(session.isResponding, "nothing has told the session that the loop was left")
+        let response = try await session.respond(to: "again")
+        #expect(response.content == "fine")
+        #expect(!session.isResponding)
+        // Only the second request is in the transcript: the left one was rolled back.
+        #expect(session.transcript.count == 2)
+        #expect(Array(session.transcript).first.map { entry in
+            if case .prompt(let prompt) = entry { prompt.description } else { "" }
+        } == "Prompt: again")
+        #expect(provider.slowEmitted.load(ordering: .relaxed) < 100)
+        // The left stream, pulled again, says it was cancelled once, then ends.
+        await #expect(throws: CancellationError.self) { _ = try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+    }
+
+    /// A stream paused between snapshots is still responding for every other task: its request is not taken over.
+    @Test func anotherTasksRequestWhileAStreamIsPausedThrowsConcurrentRequests() async throws {
+        let (model, _) = SystemLanguageModel.scripted([.text(["a", "b", "c"]), .text(["later"])])
+        let session = LanguageModelSession(model: model)
+        var iterator = session.streamResponse(to: "x").makeAsyncIterator()
+        #expect(try await iterator.next()?.content == "a")
+        let other = await Task { try await session.respond(to: "other") }.result
+        #expect(throws: LanguageModelSession.Error.concurrentRequests) { try other.get() }
+        var last = ""
+        while let snapshot = try await iterator.next() { last = snapshot.content }
+        #expect(last == "abc")
+        #expect(session.transcript.count == 2)
+        #expect(try await session.respond(to: "now").content == "later")
+    }
+
     @Test func aStreamThatFailsThrowsFromTheLoopAndRollsBack() async throws {
         let (model, _) = SystemLanguageModel.scripted([.fail(["half"], GeneratedContent.ParsingError(rawContent: "half", debugDescription: "cut"))])
         let session = LanguageModelSession(model: model)

@@ -34,10 +34,18 @@ enum TinyThinkingModel {
         {%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}{%- endif %}
         """
 
+    /// A template that opens the block itself, as DeepSeek-R1's and Qwen3-Thinking's do (here without the line break
+    /// after `<think>`, so that this model's chain goes on with "Hm"), with the same empty block when the switch is off.
+    static let openingTemplate = """
+        {%- for message in messages %}{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>' + '\\n' }}{%- endfor %}\
+        {%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}\
+        {%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- else %}{{- '<think>' }}{%- endif %}{%- endif %}
+        """
+
     /// 256 byte tokens (GPT-2's byte-to-unicode spelling, so byte `b` is token `b`), then the specials.
     static let vocabulary: [String] = byteLevelTokens + ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<think>", "</think>"]
 
-    static func gguf() -> [UInt8] {
+    static func gguf(chatTemplate: String = chatTemplate) -> [UInt8] {
         var b = GGUFBuilder()
         b.add("general.architecture", .string("qwen3"))
         b.add("general.name", .string("tiny thinking model"))
@@ -91,10 +99,10 @@ enum TinyThinkingModel {
         return b.build()
     }
 
-    /// The GGUF written to a fresh temporary file.
-    static func write() throws -> URL {
+    /// The GGUF (with `chatTemplate`) written to a fresh temporary file.
+    static func write(chatTemplate: String = chatTemplate) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-thinking-\(UUID().uuidString).gguf")
-        try Data(gguf()).write(to: url)
+        try Data(gguf(chatTemplate: chatTemplate)).write(to: url)
         return url
     }
 }

@@ -23,6 +23,15 @@ struct CommandLineErrorTests {
         #expect(output == "error: file not found: /nonexistent/wiki.test.raw\n")
     }
 
+    @Test func schemaFilesAreCheckedLikeTextFiles() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--schema", NSTemporaryDirectory(), "Hi"])
+        #expect(status == 1, "\(output)")
+        #expect(output == "error: \(NSTemporaryDirectory()) is a directory, not a JSON Schema file\n")
+        let (missingStatus, missing) = try CommandLineVocabularyTests.run(["generate", "--schema", "/nonexistent/s.json", "Hi"])
+        #expect(missingStatus == 1)
+        #expect(missing == "error: file not found: /nonexistent/s.json\n")
+    }
+
     @Test func perplexityRefusesADirectory() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["perplexity", "--file", NSTemporaryDirectory()])
         #expect(status == 1, "\(output)")

@@ -89,6 +89,8 @@ public enum MatMul {
             guard lo < hi else { return }
             if x.nTokens == 1 {
                 kernel.matVec(w, x.rows, 0, y, (lo - offset)..<(hi - offset))
+            } else if independentRows, let matVecs = kernel.matVecs {
+                matVecs(w, x.rows, y, (lo - offset)..<(hi - offset))
             } else if independentRows {
                 var r = lo - offset
                 let end = hi - offset

@@ -73,13 +73,15 @@ extension AttentionKernel {
                    count: hi - lo + 1, headDim, stride: headDim)
     }
 
-    /// Queries `i..<i+4` over the tile, each key and value load shared by the four (heads of one
-    /// token under GQA, or neighbouring tokens). They run over the union of their position
-    /// ranges; a position outside a query's own range gets weight 0.
+    /// Queries `i..<i+count` (`count` in 2...4) over the tile, each key and value load shared by
+    /// four slots (heads of one token under GQA, or neighbouring tokens); with fewer than four
+    /// queries the spare slots repeat the last one, and their results are not read. They run over
+    /// the union of their position ranges; a position outside a query's own range gets weight 0.
     @inlinable @inline(__always)
-    static func fourQueries(_ step: TileStep, _ i: Int) {
-        let (q0, lo0, hi0) = step.query(i), (q1, lo1, hi1) = step.query(i + 1)
-        let (q2, lo2, hi2) = step.query(i + 2), (q3, lo3, hi3) = step.query(i + 3)
+    static func fourQueries(_ step: TileStep, _ i: Int, count: Int) {
+        let last = i + count - 1
+        let (q0, lo0, hi0) = step.query(i), (q1, lo1, hi1) = step.query(min(i + 1, last))
+        let (q2, lo2, hi2) = step.query(min(i + 2, last)), (q3, lo3, hi3) = step.query(min(i + 3, last))
         let lo = SIMD4(lo0, lo1, lo2, lo3), hi = SIMD4(hi0, hi1, hi2, hi3)
         let active = lo .<= hi
         guard any(active) else { return }

@@ -20,18 +20,19 @@ public enum AttentionKernel<M: MultiplyAdd, H: HalfConversion> {
         let t0 = chunk * s.tokensPerUnit, t1 = min(work.nTokens, t0 + s.tokensPerUnit)
         let nQ = (t1 - t0) * group
         let tile = s.tilePositions, B = AttentionShape.block, rowSize = s.nHead * headDim
-        // Workspace: keys [tile/8, headDim, 8], values [tile, headDim], scores [maxQueries, tile],
-        // outputs [maxQueries, headDim], running max and sum [maxQueries].
+        // Workspace: keys [tile/8, headDim, 8], values [tile, headDim], scores [querySlots, tile],
+        // outputs [querySlots, headDim], running max and sum [querySlots].
         let kf = work.scratch + thread * s.threadScratch, vf = kf + tile * headDim
-        let sc = vf + tile * headDim, o = sc + s.maxQueries * tile
-        let mx = o + s.maxQueries * headDim, sm = mx + s.maxQueries
+        let sc = vf + tile * headDim, o = sc + s.querySlots * tile
+        let mx = o + s.querySlots * headDim, sm = mx + s.querySlots
+        let slots = (nQ + 3) / 4 * 4
 
         let firstPosition = work.firstPosition
         let lastPos = firstPosition + t1 - 1
         let firstPos = s.window.map { max(0, firstPosition + t0 - $0 + 1) } ?? 0
         let blocks = splitRange((firstPos / B)..<(lastPos / B + 1), index: split, count: work.splits)
-        for i in 0..<nQ { mx[i] = -.infinity; sm[i] = 0 }
-        o.initialize(repeating: 0, count: nQ * headDim)
+        for i in 0..<slots { mx[i] = -.infinity; sm[i] = 0 }
+        o.initialize(repeating: 0, count: slots * headDim)
 
         // Infinities and NaNs need the exact (slower) conversion; a well-behaved model has none.
         let exact = work.kv.mayHoldNonFinite
@@ -51,10 +52,14 @@ public enum AttentionKernel<M: MultiplyAdd, H: HalfConversion> {
             }
             let step = TileStep(work: work, kvHead: kvHead, firstToken: t0, base: base, tileLast: tileLast,
                                 keys: kf, values: vf, scores: sc, outputs: o, maxima: mx, sums: sm)
-            // Four queries share each key and value load; not with non-finite values in the cache,
-            // where the shared range would multiply an infinity by a zero weight.
+            // Four queries share each key and value load (a last two or three padded with copies);
+            // not with non-finite values in the cache, where the shared range would multiply an
+            // infinity by a zero weight.
             var i = 0
-            if !exact { while i + 4 <= nQ { fourQueries(step, i); i += 4 } }
+            if !exact {
+                while i + 4 <= nQ { fourQueries(step, i, count: 4); i += 4 }
+                if nQ - i >= 2 { fourQueries(step, i, count: nQ - i); i = nQ }
+            }
             while i < nQ { oneQuery(step, i); i += 1 }
             tb += nb
         }

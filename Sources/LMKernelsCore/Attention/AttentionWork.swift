@@ -35,14 +35,18 @@ public struct AttentionShape: Sendable {
     @inlinable public var tokensPerUnit: Int { max(1, 16 / group) }
     /// Queries per unit at most.
     @inlinable public var maxQueries: Int { tokensPerUnit * group }
+    /// Query slots of a unit's workspace: `maxQueries` rounded up to 4, so a last group of two or
+    /// three queries (decode under GQA with 3 heads per KV head) still runs the four-query step,
+    /// the spare slots holding copies whose results are dropped.
+    @inlinable public var querySlots: Int { (maxQueries + 3) / 4 * 4 }
     /// Positions per tile: 2048 converted floats each for keys and values, and at least two key
     /// blocks (so four queries can share pairs of them).
     @inlinable public var tilePositions: Int {
         max(2 * Self.block, 2048 / max(headDim, 1) / Self.block * Self.block)
     }
     /// Scratch floats one thread uses: converted keys and values `[tilePositions, headDim]` each,
-    /// scores `[maxQueries, tilePositions]`, outputs `[maxQueries, headDim]`, max and sum `[maxQueries]` each.
-    @inlinable public var threadScratch: Int { 2 * tilePositions * headDim + maxQueries * (tilePositions + headDim + 2) }
+    /// scores `[querySlots, tilePositions]`, outputs `[querySlots, headDim]`, max and sum `[querySlots]` each.
+    @inlinable public var threadScratch: Int { 2 * tilePositions * headDim + querySlots * (tilePositions + headDim + 2) }
     /// Floats of one split's partial result per KV head: `[maxQueries, headDim + 2]`.
     @inlinable public var partialSize: Int { maxQueries * (headDim + 2) }
 }

@@ -106,8 +106,9 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         guard let (logits, cached) = try load(prompt, into: context, stop: stop) else { return }
         let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
                                           indexCache: loaded.tokenIndex)
+        let promptEnd = ReasoningPromptEnd(prompt, markers: vocabulary.reasoningMarkers, isWhitespace: vocabulary.isWhitespace)
         try LocalDecoding.run(request, vocabulary: vocabulary, forward: context, logits: logits, promptCount: prompt.count,
-                              cached: cached, isCancelled: { stop.isSet }, emit: emit)
+                              cached: cached, promptEnd: promptEnd, isCancelled: { stop.isSet }, emit: emit)
     }
 
     private func prefill(transcript: Transcript, promptPrefix: Prompt?) throws {

@@ -15,13 +15,14 @@ package enum LocalDecoding {
     /// tool calls included.
     /// - Parameters:
     ///   - promptCount: tokens of the prompt, for usage; `cached`: how many came from the KV cache.
+    ///   - promptEnd: whether the prompt's end already opened or closed a reasoning block (see ``ReasoningGuide``).
     ///   - isCancelled: checked before every token.
     /// - Throws: ``LanguageModelError/contextSizeExceeded(_:)`` when the window fills,
     ///   ``LanguageModelError/unsupportedGenerationGuide(_:)`` when the schema or a tool's parameters cannot be
     ///   enforced, ``GeneratedContent/ParsingError`` when a structured value cannot close within the budget or a
     ///   tool call runs too long or does not decode; `InferenceError` from the forward pass.
     package static func run(_ request: LanguageModelRequest, vocabulary: DecodeVocabulary, forward: some ForwardPass,
-                            logits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int,
+                            logits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int, promptEnd: ReasoningPromptEnd = .none,
                             isCancelled: () -> Bool, emit: (LanguageModelEvent) -> Void) throws {
         var generated = 0
         var reasoningTokens = 0
@@ -36,7 +37,8 @@ package enum LocalDecoding {
         var responseText = ""
         func decode<Guide: TokenGuide>(_ guide: Guide) throws -> (DecodeSequence<ReasoningGuide<Guide>>, StopReason) {
             let split = ReasoningGuide(guide, markers: vocabulary.reasoningMarkers, mode: reasoningSwitch, pieces: vocabulary.pieces,
-                                       endOfGeneration: vocabulary.endOfGeneration, isWhitespace: vocabulary.isWhitespace)
+                                       endOfGeneration: vocabulary.endOfGeneration, isWhitespace: vocabulary.isWhitespace,
+                                       promptEnd: promptEnd)
             var sequence = DecodeSequence(guide: split, sampler: sampler, pieces: vocabulary.pieces, maximumTokens: budget)
             defer {
                 generated = sequence.generatedCount

@@ -23,6 +23,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
+        case .fileNotFound(let searched) where searched.count == 1:
+            "no model file at \(searched[0])"
         case .fileNotFound(let searched):
             "no model file found; searched: \(searched.joined(separator: ", ")) (set LMSESSION_MODEL to a GGUF path)"
         case let .loadFailed(path, reason):

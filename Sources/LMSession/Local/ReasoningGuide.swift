@@ -9,7 +9,9 @@ import LMTokenizer
 /// context window like any output, but not against `maximumResponseTokens` (``countsTowardBudget`` is false
 /// inside the block), which bounds the answer. Whitespace-only tokens right after `</think>` (Qwen3 writes
 /// `"\n\n"`) are hidden too when the inner guide does not mask them. A block is recognised only as the first
-/// token of the response.
+/// token of the response, or, when the prompt already opened it (``ReasoningPromptEnd/open``), from the first
+/// token on. A prompt that already holds a closed block (``ReasoningPromptEnd/closed``, Qwen3's empty block for
+/// `enable_thinking=false`) gets no second one: `<think>` is refused as with ``ReasoningSwitch/off``, never forced.
 package struct ReasoningGuide<Inner: TokenGuide>: TokenGuide {
     package private(set) var inner: Inner
     let markers: ReasoningMarkers?
@@ -31,15 +33,20 @@ package struct ReasoningGuide<Inner: TokenGuide>: TokenGuide {
     ///   - markers: the vocabulary's markers; nil for a model that cannot reason (then this guide is `inner`).
     ///   - pieces: each token's text, for the reasoning text.
     ///   - isWhitespace: whether a token's text is only whitespace.
+    ///   - promptEnd: what the prompt already wrote of a block (its `<think>` is not one of the block's tokens here).
     package init(_ inner: Inner, markers: ReasoningMarkers?, mode: ReasoningSwitch, pieces: TokenPieces,
-                 endOfGeneration: Set<Int>, isWhitespace: @escaping (Int) -> Bool) {
+                 endOfGeneration: Set<Int>, isWhitespace: @escaping (Int) -> Bool, promptEnd: ReasoningPromptEnd = .none) {
         self.inner = inner
         self.markers = markers
-        self.mode = mode
+        self.mode = markers != nil && promptEnd == .closed ? .off : mode
         self.detokenizer = StreamingDetokenizer(pieces: pieces)
         self.endOfGeneration = endOfGeneration
         self.isWhitespace = isWhitespace
         self.phase = markers == nil ? .answer : .start
+        if markers != nil, promptEnd == .open {
+            phase = .reasoning
+            reasoning = ""
+        }
     }
 
     package mutating func next() throws -> GuideDecision {

@@ -43,12 +43,31 @@ package enum ReasoningSwitch: Sendable, Equatable {
         }
     }
 
-    /// The value for a chat template's `enable_thinking` variable: nil leaves the template's default.
+    /// The value for a chat template's `enable_thinking` variable: nil leaves the template's default (undefined).
+    /// ``TranscriptRenderer`` passes it to the GGUF's Jinja template, as llama.cpp passes `chat_template_kwargs`.
     package var enableThinking: Bool? {
         switch self {
         case .modelDefault: nil
         case .on: true
         case .off: false
         }
+    }
+}
+
+/// Where the prompt leaves the reasoning block. Some chat templates write part of it into the generation prompt:
+/// the opening (DeepSeek-R1's and Qwen3-Thinking's `<think>\n`), or a whole empty block (Qwen3's with
+/// `enable_thinking=false`). The response then must not open another block.
+package enum ReasoningPromptEnd: Sendable, Equatable {
+    /// No block at the end of the prompt: the response may open one.
+    case none
+    /// The prompt ends inside an open block: the response starts with reasoning, up to `</think>`.
+    case open
+    /// The prompt ends after a closed block: the response is the answer, and a new block is refused.
+    case closed
+
+    /// Reads the last token of `prompt` that is not whitespace: `<think>` is `.open`, `</think>` is `.closed`.
+    package init(_ prompt: [Int], markers: ReasoningMarkers?, isWhitespace: (Int) -> Bool) {
+        guard let markers, let last = prompt.last(where: { !isWhitespace($0) }) else { self = .none; return }
+        self = last == markers.open ? .open : last == markers.close ? .closed : .none
     }
 }

@@ -62,7 +62,8 @@ package struct TranscriptRenderer: Sendable {
     ///   conversation (`raise_exception`, such as Llama 3.1's "only single tool-calls") or fails on it.
     package func promptTokens(for request: LanguageModelRequest) throws(LanguageModelError) -> [Int] {
         let (messages, tools) = messages(for: request)
-        return tokenize(try rendered(messages, tools: tools, addGenerationPrompt: true, transcript: request.transcript))
+        return tokenize(try rendered(messages, tools: tools, addGenerationPrompt: true, transcript: request.transcript,
+                                     reasoning: ReasoningSwitch(request.contextOptions.reasoningLevel)))
     }
 
     /// The tokens the next request's prompt will start with: the transcript's turns and, when given, the
@@ -146,9 +147,9 @@ package struct TranscriptRenderer: Sendable {
 
     /// ``render(_:tools:addGenerationPrompt:)`` with the template's refusal as the session's error.
     private func rendered(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition], addGenerationPrompt: Bool,
-                          transcript: Transcript) throws(LanguageModelError) -> Rendered {
+                          transcript: Transcript, reasoning: ReasoningSwitch) throws(LanguageModelError) -> Rendered {
         do {
-            return try render(messages, tools: tools, addGenerationPrompt: addGenerationPrompt)
+            return try render(messages, tools: tools, addGenerationPrompt: addGenerationPrompt, reasoning: reasoning)
         } catch {
             throw Self.refused(transcript, error)
         }
@@ -160,15 +161,21 @@ package struct TranscriptRenderer: Sendable {
     }
 
     /// Renders `messages` (and, when the template renders them, `tools`) in the model's format.
+    ///
+    /// A Jinja template gets `enable_thinking` from `reasoning` (``ReasoningSwitch/enableThinking``; undefined for
+    /// `.modelDefault`), as llama.cpp passes it: Qwen3's template then ends a generation prompt with an empty
+    /// `<think>\n\n</think>\n\n` block when it is false. The native formats have no thinking switch.
     /// - Throws: ``JinjaError`` when the template refuses or fails (never for the native formats).
-    package func render(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition], addGenerationPrompt: Bool) throws(JinjaError) -> Rendered {
+    package func render(_ messages: [PromptMessage], tools: [Transcript.ToolDefinition], addGenerationPrompt: Bool,
+                        reasoning: ReasoningSwitch = .modelDefault) throws(JinjaError) -> Rendered {
         switch format {
         case .native(let template):
             return .native(template.segments(messages.map(\.chatMessage), addGenerationPrompt: addGenerationPrompt))
         case .jinja(let template):
             let definitions = toolSyntax.templateRendersDefinitions ? tools.map(Self.jinjaValue) : []
+            let extra = reasoning.enableThinking.map { ["enable_thinking": JinjaValue.bool($0)] } ?? [:]
             return .jinja(try template.render(messages: messages.map(\.jinjaValue), tools: definitions,
-                                              addGenerationPrompt: addGenerationPrompt))
+                                              addGenerationPrompt: addGenerationPrompt, extra: extra))
         }
     }
 

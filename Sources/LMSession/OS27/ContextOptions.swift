@@ -5,9 +5,11 @@ public struct ContextOptions: Sendable, Equatable {
     public var includeSchemaInPrompt: Bool?
     /// How much the model should reason before answering; nil means the model's default.
     ///
-    /// A model that reasons gets it mapped (``ClaudeLanguageModel``: the effort level). The local model and
-    /// a model without ``LanguageModelCapabilities/Capability/reasoning`` ignore it: nothing is added to the
-    /// prompt and the request runs as without it.
+    /// A model that reasons gets it mapped: ``ClaudeLanguageModel`` the effort level,
+    /// ``OpenAICompatibleLanguageModel`` `reasoning_effort` and the template's `enable_thinking`
+    /// (``OpenAICompatibleLanguageModel/ReasoningParameters``), a local GGUF with `<think>` tokens its template's
+    /// `enable_thinking` and a forced (or refused) reasoning block. A local model without those tokens ignores it:
+    /// nothing is added to the prompt and the request runs as without it.
     public var reasoningLevel: ReasoningLevel?
 
     public init(includeSchemaInPrompt: Bool? = nil, reasoningLevel: ReasoningLevel? = nil) {

@@ -157,7 +157,8 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         case .unsupportedLanguageOrLocale: "The language or locale is not supported."
         case .timeout: "The model did not respond in time."
         }
-        return "\(what) \(debugDescription)"
+        let ended = debugDescription.last.map { ".!?".contains($0) } ?? true
+        return "\(what) \(debugDescription)\(ended ? "" : ".")"
     }
 
     public var recoverySuggestion: String? {

@@ -32,6 +32,8 @@ public final class LanguageModelSession: Sendable {
         var transcriptMutatedWhileResponding = false
         /// Which of Apple's error types failed requests throw.
         var errorConvention = LanguageModelSession.defaultErrorConvention
+        /// The running request, which a new request of the task that left it may end (``LeftBehindRequest``).
+        weak var running: (any LeftBehindRequest)?
     }
     let state: Mutex<State>
     let registrar = ObservationRegistrar()
@@ -129,17 +131,31 @@ public final class LanguageModelSession: Sendable {
 extension LanguageModelSession: Observable {}
 
 extension LanguageModelSession {
-    /// Marks the session responding and returns the transcript the request starts from.
-    /// - Throws: ``LanguageModelSession/Error/concurrentRequests`` when a request is already running.
-    func beginRequest() throws(LanguageModelSession.Error) -> Transcript {
+    /// Marks the session responding for `request` and returns the transcript the request starts from.
+    ///
+    /// When the session is already responding to a stream that the current task was reading and is no longer
+    /// reading (it left the `for try await` loop, but the iterator lives on, as in top-level code, where a loop's
+    /// iterator is never released), that request is rolled back first, as dropping its iterator would have done.
+    /// - Throws: ``LanguageModelSession/Error/concurrentRequests`` when a request is already running (being
+    ///   pulled, or left by another task).
+    func beginRequest(_ request: any LeftBehindRequest) throws(LanguageModelSession.Error) -> Transcript {
+        if let transcript = claim(for: request) { return transcript }
+        let running = state.withLock { $0.running }
+        guard let running, let task = TaskIdentity.current, running.endIfLeft(by: task),
+              let transcript = claim(for: request) else { throw .concurrentRequests }
+        return transcript
+    }
+
+    /// Marks the session responding for `request`; nil when it already is.
+    private func claim(for request: any LeftBehindRequest) -> Transcript? {
         let transcript: Transcript? = state.withLock { state in
             guard !state.isResponding else { return nil }
             state.isResponding = true
             state.transcriptMutatedWhileResponding = false
+            state.running = request
             return state.transcript
         }
-        guard let transcript else { throw .concurrentRequests }
-        registrar.withMutation(of: self, keyPath: \.isResponding) {}
+        if transcript != nil { registrar.withMutation(of: self, keyPath: \.isResponding) {} }
         return transcript
     }
 
@@ -153,6 +169,7 @@ extension LanguageModelSession {
             state.transcriptMutatedWhileResponding = false
             if let transcript, !mutated { state.transcript = transcript }
             state.isResponding = false
+            state.running = nil
             state.usage.inputTokens += usage.inputTokens
             state.usage.cachedInputTokens += usage.cachedInputTokens
             state.usage.outputTokens += usage.outputTokens

@@ -71,6 +71,10 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var tools: [any Tool] = []
     /// The current model call's model, conversation and profile settings and callbacks (nil before the first).
     private var call: ModelCallSetup?
+    /// The task that pulled the last snapshot (``TaskIdentity``), and whether the request was then ended because
+    /// that task started another one (``LeftBehindRequest``): the next pull throws `CancellationError` once.
+    private var lastPuller: Int?
+    private var endedAsLeft = false
     /// The current model call's model (the session's before the first call).
     private var model: any LanguageModel { call?.model ?? session.model }
     /// The life-cycle callbacks of the current model call's profile.
@@ -90,6 +94,11 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     func nextSnapshot() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
         do { try enter() } catch { throw surfaced(error) }
         defer { leave() }
+        lastPuller = TaskIdentity.current
+        if endedAsLeft {
+            endedAsLeft = false
+            throw surfaced(CancellationError())
+        }
         // After the end (or an error, which the iteration already threw) a sequence only returns nil;
         // `finalResponse()` still reports the outcome.
         if case .finished = phase { return nil }
@@ -208,7 +217,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
 
     private func start() async throws {
         try plan.options.validate()
-        base = try session.beginRequest()
+        base = try session.beginRequest(self)
         phase = .running
         session.propertyValues.state.withLock { $0.request = self }
         maximumToolRounds = session.maximumToolCallRounds
@@ -345,7 +354,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = nil
         guard let raw = rawContent(final: true), raw.isComplete else {
             throw GeneratedContent.ParsingError(rawContent: text, debugDescription:
-                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early: \(text)")
+                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early"
+                + (text.isEmpty ? " (no token was generated: is maximumResponseTokens 0?)" : ": \(text)"))
         }
         if let format = plan.responseFormat, call?.conversation.constrainsStructuredOutput != true {
             try format.schema.checkConformance(of: raw)
@@ -447,6 +457,17 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         if case .rejected(let reason) = LanguageModelSession.guardrails(of: model).check(text, direction) {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: reason))
         }
+    }
+}
+
+extension ResponseRun: LeftBehindRequest {
+    func endIfLeft(by task: Int) -> Bool {
+        guard (try? enter()) != nil else { return false }
+        defer { leave() }
+        guard case .running = phase, lastPuller == task else { return false }
+        fail(CancellationError())
+        endedAsLeft = true
+        return true
     }
 }
 

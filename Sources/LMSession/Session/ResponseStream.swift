@@ -7,7 +7,10 @@ extension LanguageModelSession {
     /// early it throws `CancellationError`). When the sequence ends the
     /// transcript already holds the new entries. Dropping an unfinished iteration (leaving a `for try await`
     /// loop early) or the stream, or cancelling the task that consumes it, cancels the request and leaves the
-    /// transcript as it was; the session can respond again at once.
+    /// transcript as it was; the session can respond again at once. In top-level code a loop's iterator is never
+    /// dropped: there the request is cancelled (and rolled back) when the task that left the loop makes its next
+    /// request on the session, which then runs instead of throwing ``LanguageModelSession/Error/concurrentRequests``
+    /// (``isResponding`` stays true until then). A stream left so and pulled again throws `CancellationError`.
     public struct ResponseStream<Content: Generable> {
         let run: ResponseRun<Content>
 

@@ -10,10 +10,7 @@ enum PerplexityCommand {
         guard chunk >= 4 else { throw .usage("--context must be at least 4") }
         let threads = try a.threads()
         // The text is read before the model loads: a wrong path is reported as such, at once.
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { throw .failed("file not found: \(file)") }
-        guard !isDirectory.boolValue else { throw .failed("\(file) is a directory, not a text file") }
-        guard var text = try? String(contentsOfFile: file, encoding: .utf8) else { throw .failed("cannot read \(file) as UTF-8 text") }
+        var text = try readTextFile(file, what: "a text file")
         let model = try ModelLocator.load(a.string("model"))
         if text.hasSuffix("\n") { text.removeLast() }
         let tokens = model.tokenizer.encode(text, parseSpecial: false)

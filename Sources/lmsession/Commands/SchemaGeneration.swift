@@ -48,10 +48,7 @@ enum SchemaGeneration {
     /// The schema in the file at `path`, read as text so properties keep their written order.
     static func readSchema(at path: String) throws(CLIError) -> GenerationSchema {
         guard !path.isEmpty else { throw .usage("--schema needs a file path") }
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw .failed("cannot read schema file \(path): \(error.localizedDescription)")
-        }
+        let text = try readTextFile(path, what: "a JSON Schema file")
         do { return try GenerationSchema(jsonSchema: text) } catch {
             throw .failed("invalid schema in \(path): \(error)")
         }
@@ -76,7 +73,7 @@ enum SchemaGeneration {
             sampling = nil
         }
         let maxTokens = try a.int("max-tokens") ?? 512
-        guard maxTokens > 0 else { throw .usage("--max-tokens must be positive") }
+        guard maxTokens > 0 else { throw .usage("--max-tokens must be at least 1 with --schema (an empty response is not a value of the schema)") }
         let options = GenerationOptions(samplingMode: sampling, temperature: try a.float("temperature").map(Double.init), maximumResponseTokens: maxTokens)
         do { try options.validate() } catch {
             let flag = ["temperature": "--temperature", "samplingMode.top": "--top-k", "samplingMode.probabilityThreshold": "--top-p"][error.option] ?? error.option

@@ -50,6 +50,23 @@ struct LlamaServerTests {
         #expect(response.usage.output.totalTokenCount == reported.completion)
     }
 
+    /// A reasoning level goes out as `reasoning_effort` and `chat_template_kwargs.enable_thinking`, which llama-server
+    /// accepts; SmolLM2's template has no thinking switch, so the answer is the one without a level and no reasoning
+    /// entry is made.
+    @Test func aReasoningLevelIsAcceptedAndChangesNothingForAModelThatDoesNotReason() async throws {
+        let proxy = try FaultProxy(upstream: try LlamaServer.baseURL())
+        defer { proxy.stop() }
+        let plain = try await LanguageModelSession(model: Self.model(proxy.baseURL)).respond(to: "Name a color.", options: Self.greedy)
+        let session = LanguageModelSession(model: Self.model(proxy.baseURL))
+        let leveled = try await session.respond(to: "Name a color.", options: Self.greedy, contextOptions: ContextOptions(reasoningLevel: .deep))
+        #expect(leveled.content == plain.content)
+        #expect(session.transcript.map(\.kindLabel) == ["prompt", "response"])
+        let json = try #require(proxy.requests.last?.json)
+        #expect(json["reasoning_effort"] as? String == "high")
+        #expect((json["chat_template_kwargs"] as? [String: Any])?["enable_thinking"] as? Bool == true)
+        #expect(proxy.requests.first?.json?["reasoning_effort"] == nil)
+    }
+
     @Test func streamedSnapshotsAreCumulativeAndEndAtRespondsText() async throws {
         let base = try LlamaServer.baseURL()
         let prompt = "Write one sentence about the sea."

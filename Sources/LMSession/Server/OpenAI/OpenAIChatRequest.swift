@@ -8,9 +8,11 @@ import Foundation
 /// samples greedily; no `top_k`, which OpenAI rejects); `random(top:)` -> `top_k`; `random(probabilityThreshold:)`
 /// -> `top_p`; the seed -> `seed`; `maximumResponseTokens` -> `max_tokens`. Tools -> `tools` with
 /// `tool_choice` from ``GenerationOptions/toolCallingMode`` (`auto`, `required`, `none`). A schema ->
-/// `response_format: {type: json_schema, json_schema: {name, strict: true, schema}}`.
+/// `response_format: {type: json_schema, json_schema: {name, strict: true, schema}}`. A reasoning level ->
+/// `reasoning_effort` and/or `chat_template_kwargs.enable_thinking` (``OpenAICompatibleLanguageModel/ReasoningParameters``).
 enum OpenAIChatRequest {
-    static func body(for request: LanguageModelRequest, model: String) -> ServerJSON {
+    static func body(for request: LanguageModelRequest, model: String,
+                     reasoning: OpenAICompatibleLanguageModel.ReasoningParameters = []) -> ServerJSON {
         var members: [(String, ServerJSON)] = [
             ("model", .string(model)),
             ("messages", .array(request.transcript.flatMap(messages(for:)))),
@@ -18,6 +20,7 @@ enum OpenAIChatRequest {
             ("stream_options", .object([("include_usage", .bool(true))])),
         ]
         members += sampling(request.options)
+        members += Self.reasoning(request.contextOptions.reasoningLevel, reasoning)
         if !request.toolDefinitions.isEmpty {
             members.append(("tools", .array(request.toolDefinitions.map(tool))))
             let choice = switch request.options.toolCallingMode?.kind ?? .allowed {

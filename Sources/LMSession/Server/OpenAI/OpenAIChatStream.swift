@@ -8,6 +8,11 @@ struct OpenAIChatChunk: Decodable {
     }
     struct Delta: Decodable {
         var content: String?
+        /// Reasoning sent apart from the answer: `reasoning_content` (llama-server's `--reasoning-format deepseek`,
+        /// DeepSeek, vLLM before 0.10) or `reasoning` (vLLM since, OpenRouter, Ollama). A server may send both with
+        /// the same text; `reasoning_content` is then read.
+        var reasoning_content: String?
+        var reasoning: String?
         var refusal: String?
         var tool_calls: [ToolCallDelta]?
     }
@@ -37,7 +42,7 @@ struct OpenAIChatChunk: Decodable {
 
 /// Reads a Chat Completions event stream, one SSE event at a time, into ``LanguageModelEvent``s.
 ///
-/// Text deltas pass straight through; tool-call fragments are collected by `index` (the id and name arrive
+/// Text deltas pass straight through; reasoning deltas are collected in ``reasoning``; tool-call fragments are collected by `index` (the id and name arrive
 /// once, the arguments as JSON text in pieces) and become one `.toolCalls` event when the stream ends; the
 /// usage chunk (sent last, with `stream_options.include_usage`) becomes `.usage`.
 struct OpenAIChatStream {
@@ -48,6 +53,8 @@ struct OpenAIChatStream {
     }
     private var calls: [Int: PendingCall] = [:]
     private var refusal = ""
+    /// The reasoning text so far (`reasoning_content` or `reasoning` deltas), never part of the answer.
+    private(set) var reasoning = ""
     private(set) var finishReason: String?
     private(set) var done = false
     private(set) var usage: LanguageModelUsage?
@@ -92,6 +99,7 @@ struct OpenAIChatStream {
             calls[index, default: PendingCall()].arguments += fragment.function?.arguments ?? ""
         }
         if let text = choice.delta?.refusal { refusal += text }
+        if let text = choice.delta?.reasoning_content ?? choice.delta?.reasoning { reasoning += text }
         let text = choice.delta?.content ?? ""
         return text.isEmpty ? nil : text
     }

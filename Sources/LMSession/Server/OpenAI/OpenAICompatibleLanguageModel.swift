@@ -4,7 +4,9 @@ import Synchronization
 /// A model served over the OpenAI Chat Completions API: llama.cpp's `llama-server`, vLLM, Ollama, OpenAI, or
 /// any server that speaks `POST {baseURL}/chat/completions` with Server-Sent Events.
 ///
-/// Responses stream into the session's cumulative snapshots; tools go out as `tools` and come back as
+/// Responses stream into the session's cumulative snapshots; reasoning the server sends apart from the answer
+/// (`reasoning_content` or `reasoning` in the deltas: llama-server with `--reasoning-format deepseek`, vLLM,
+/// DeepSeek, OpenRouter) becomes a ``Transcript/Entry/reasoning(_:)`` entry, never content; tools go out as `tools` and come back as
 /// `tool_calls` (several in one round run concurrently); a response schema goes out as
 /// `response_format: json_schema` (strict), and the session still checks the answer against the schema, so a
 /// server that ignores the schema makes the request throw instead of returning free text.
@@ -34,6 +36,9 @@ public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConverti
     /// Most bytes one response body may have (64 MiB by default); past it the call throws
     /// ``ServerModelError/responseTooLarge(limit:)``.
     public let maximumResponseBytes: Int
+    /// The fields that carry a request's reasoning level (both by default; pass `[.reasoningEffort]` for OpenAI's
+    /// own API, which rejects `chat_template_kwargs`, or `[]` to send none).
+    public let reasoningParameters: ReasoningParameters
     let apiKey: APIKey?
     /// Whether the last call reached the server (drives ``availability``); shared by copies.
     let reachability = ServerReachability()
@@ -46,10 +51,12 @@ public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConverti
     ///   - timeout: seconds one model call may take in all.
     ///   - headers: extra headers for every request.
     ///   - capabilities: what the served model can do (guided generation and tool calling by default).
+    ///   - reasoningParameters: the fields that carry a request's reasoning level (see ``ReasoningParameters``).
     public init(baseURL: URL, model: String, apiKey: String? = nil, contextSize: Int = 8192, timeout: TimeInterval = 60,
                 headers: [String: String] = [:],
                 capabilities: LanguageModelCapabilities = LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling]),
-                maximumResponseBytes: Int = 64 << 20) {
+                maximumResponseBytes: Int = 64 << 20,
+                reasoningParameters: ReasoningParameters = [.reasoningEffort, .chatTemplateKwargs]) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : APIKey(value: $0) }
@@ -58,6 +65,7 @@ public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConverti
         self.headers = headers
         self.capabilities = capabilities
         self.maximumResponseBytes = maximumResponseBytes
+        self.reasoningParameters = reasoningParameters
     }
 
     /// `.unavailable(.modelNotReady)` when the base URL cannot address an HTTP server (always), or for
@@ -108,7 +116,7 @@ public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConverti
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         func estimate(_ text: String) -> Int { (text.utf8.count + 3) / 4 }
         switch input {
-        case .request(let request): return estimate(OpenAIChatRequest.body(for: request, model: model).text)
+        case .request(let request): return estimate(OpenAIChatRequest.body(for: request, model: model, reasoning: reasoningParameters).text)
         case .entries(let entries): return entries.reduce(0) { $0 + 4 + estimate(OpenAIChatRequest.messages(for: $1).map(\.text).joined()) }
         case .tools(let tools):
             return estimate(ServerJSON.array(tools.map { .object([("name", .string($0.name)), ("description", .string($0.description)),

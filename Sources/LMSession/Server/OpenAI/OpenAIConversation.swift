@@ -10,7 +10,8 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
         self.model = model
     }
 
-    /// Text deltas as they arrive, then `.toolCalls` (when the model called tools), then `.usage`.
+    /// Text deltas as they arrive, then `.reasoning` (when the server sent reasoning apart from the answer), then
+    /// `.toolCalls` (when the model called tools), then `.usage`.
     /// Terminating the stream cancels the HTTP request.
     func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
         let model = self.model
@@ -38,7 +39,7 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
                     emit: (LanguageModelEvent) -> Void) async throws {
         if let problem = ServerEndpoint.problem(with: model.baseURL) { throw problem }
         if request.options.maximumResponseTokens == 0 { return }
-        let body = Data(OpenAIChatRequest.body(for: request, model: model.model).text.utf8)
+        let body = Data(OpenAIChatRequest.body(for: request, model: model.model, reasoning: model.reasoningParameters).text.utf8)
         let redactor = model.redactor
         let response: HTTPStreamingResponse
         do {
@@ -71,6 +72,8 @@ final class OpenAIConversation: LanguageModelConversation, ChecksContextBudget {
         }
         try Task.checkCancellation()
         let calls = try stream.finish()
+        let reasoning = stream.reasoning.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !reasoning.isEmpty { emit(.reasoning(text: reasoning, signature: nil)) }
         if calls.isEmpty {
             try ServerStepCheck.checkStepWithoutToolCalls(request, text: text, ending: stream.finishReason == "length" ? .tokenLimit : .natural,
                                                           redactor: redactor)
