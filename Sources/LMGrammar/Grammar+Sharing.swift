@@ -104,6 +104,8 @@ private struct ReferenceInlining {
             return .array(a)
         case let .anyOf(choices):
             return .anyOf(choices.map { resolve($0) })
+        case let .sequence(parts):
+            return .sequence(parts.map { resolve($0) })
         case .string, .literals, .integer, .number, .boolean, .null, .anyValue:
             return node
         }
@@ -156,7 +158,7 @@ private struct ReferenceInlining {
         case .boolean: return 10
         case .null: return 5
         case .anyValue: return 400
-        case let .anyOf(choices):
+        case let .anyOf(choices), let .sequence(choices):
             return choices.reduce(1) { Self.add($0, estimate($1)) }
         }
     }
@@ -183,7 +185,7 @@ private struct ReferenceInlining {
         case let .array(a):
             for p in a.prefix { forEachReference(in: p, body) }
             if let item = a.item { forEachReference(in: item, body) }
-        case let .anyOf(choices):
+        case let .anyOf(choices), let .sequence(choices):
             for c in choices { forEachReference(in: c, body) }
         case .string, .literals, .integer, .number, .boolean, .null, .anyValue:
             break

@@ -25,6 +25,9 @@ public indirect enum GrammarNode: Sendable, Hashable {
     case reference(String)
     /// Any JSON value (nesting bounded by `GrammarOptions.maxAnyValueDepth`).
     case anyValue
+    /// These nodes one after another, nothing between them: markup around JSON, such as a tool call written
+    /// `name[ARGS]{…}` (Mistral). In a sequence a `.literals` text may be any text; it is written as given.
+    case sequence([GrammarNode])
 
     /// An object of exactly these fields, in this order.
     public static func object(_ fields: [GrammarField]) -> GrammarNode { .object(ObjectGrammar(fields: fields)) }

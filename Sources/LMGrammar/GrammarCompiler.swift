@@ -82,6 +82,15 @@ struct GrammarCompiler {
             return end
         case .anyValue:
             return try anyValue(depth: options.maxAnyValueDepth, from: s)
+        case let .sequence(parts):
+            // Each part starts at a fresh state, which no loop of the part before reaches.
+            var at = s
+            for part in parts {
+                let next = nfa.newState()
+                nfa.epsilon(at, next)
+                at = try value(part, from: next)
+            }
+            return at
         }
     }
 

@@ -17,6 +17,8 @@ extension GrammarNode {
             return .array(a)
         case let .anyOf(choices):
             return .anyOf(choices.map { $0.renamingReferences(rename) })
+        case let .sequence(parts):
+            return .sequence(parts.map { $0.renamingReferences(rename) })
         case .string, .literals, .integer, .number, .boolean, .null, .anyValue:
             return self
         }

@@ -94,8 +94,42 @@ import TestSupport
             """))
     }
 
+    /// Mistral Nemo: the call as a `[TOOL_CALLS]` list whose calls carry a 9-character id, which the template checks;
+    /// the transcript's id `c1` is mapped to such an id, the same for the call and its result.
+    @Test func mistralNemoRendersTheCallWithNineCharacterIDs() throws {
+        let renderer = try Self.renderer("mistralai-Mistral-Nemo-Instruct-2407", vocabulary: "llama-spm", architecture: .llama)
+        let id = renderer.toolSyntax.templateID("c1")
+        #expect(id.utf8.count == 9 && id != "c1")
+        let text = try Self.text(renderer, Self.turns[2])
+        #expect(text.contains("[INST]Weather in Moscow?[/INST][TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Moscow\"}, "
+            + "\"id\": \"\(id)\"}]</s>[TOOL_RESULTS]{\"content\": snow, -3 C, \"call_id\": \"\(id)\"}[/TOOL_RESULTS]Snowy, -3 C.</s>"), "\(text)")
+        #expect(text.contains("[AVAILABLE_TOOLS][{\"type\": \"function\", \"function\": {\"name\": \"get_weather\""), "\(text)")
+    }
+
+    /// Ministral 3 / Devstral: the name before the arguments, `[TOOL_CALLS]NAME[ARGS]{…}`, the result in `[TOOL_RESULTS]`.
+    @Test(arguments: ["mistralai-Ministral-3-14B-Reasoning-2512", "unsloth-mistral-Devstral-Small-2507"])
+    func mistralRendersTheNameBeforeTheArguments(template: String) throws {
+        let renderer = try Self.renderer(template, vocabulary: "llama-spm", architecture: .llama)
+        let text = try Self.text(renderer, Self.turns[2])
+        #expect(text.contains("[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Moscow\"}</s>[TOOL_RESULTS]snow, -3 C[/TOOL_RESULTS]Snowy, -3 C.</s>"), "\(text)")
+    }
+
+    /// Granite 3.3's template renders the tools but writes calls only as the assistant's text: the call goes back as
+    /// `<|tool_call|>[…]` text and the output as a plain `tool` turn.
+    @Test func granite33RendersTheToolsAndTheCallAsText() throws {
+        let renderer = try Self.renderer("ibm-granite-granite-3.3-2B-Instruct", vocabulary: "gpt-2", architecture: .granite)
+        let text = try Self.text(renderer, Self.turns[2])
+        #expect(text.hasPrefix("<|start_of_role|>system<|end_of_role|>Be brief.<|end_of_text|>\n<|start_of_role|>available_tools<|end_of_role|>[\n    {\n        \"type\": \"function\","), "\(text)")
+        #expect(text.contains("""
+            <|start_of_role|>assistant<|end_of_role|><|tool_call|>[{"name": "get_weather", "arguments": {"city":"Moscow"}}]<|end_of_text|>
+            <|start_of_role|>tool<|end_of_role|>snow, -3 C<|end_of_text|>
+            """), "\(text)")
+    }
+
     /// The KV cache keeps the longest common prefix of two requests: each turn's prompt must be a prefix of
-    /// the next one's.
+    /// the next one's. (Not for Mistral's templates, which write the tool definitions, and Nemo's the system
+    /// message, before the last user turn wherever it is; nor with the Mistral and Granite 3.3 templates on these
+    /// suite vocabularies, where `[TOOL_CALLS]` and `<|tool_call|>` are text that merges with the text before it.)
     @Test("each turn's prompt tokens start the next turn's", arguments: [
         ("Qwen-Qwen2.5-7B-Instruct", "qwen2"), ("meta-llama-Llama-3.2-3B-Instruct", "llama-bpe"),
         ("meta-llama-Llama-3.1-8B-Instruct", "llama-bpe"), ("meta-llama-Llama-3.3-70B-Instruct", "llama-bpe"),

@@ -73,6 +73,8 @@ extension ToolCallDecoder.EnvelopeTokens {
                   separatorAndOpen: syntax.separator.map { tokens($0 + syntax.callStart) } ?? [],
                   style: syntax.isList ? .list : .object, quote: quote.count == 1 ? quote[0] : nil,
                   argumentsKey: syntax.argumentsKey, tags: tags, tagStartsJSON: syntax.callStartIsJSON,
-                  tagBytes: Array(tag.utf8), openRest: (Array(rest.utf8), tokens(rest)))
+                  tagBytes: Array(tag.utf8), openRest: (Array(rest.utf8), tokens(rest)),
+                  id: syntax.idKey.map { ($0, syntax.callIDLength ?? 9) } ?? syntax.nameFirst?.idMarker.map { ($0, syntax.callIDLength ?? 9) },
+                  nameFirst: syntax.nameFirst)
     }
 }

@@ -92,8 +92,9 @@ public final class LocalTransformerProvider: LanguageModelProvider {
         }
         let contextSize = min(requestedContextSize, model.config.contextLength > 0 ? model.config.contextLength : requestedContextSize)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
-        let renderer = TranscriptRenderer(format: format, tokenizer: model.tokenizer,
-                                          toolSyntax: format.toolCallSyntax(architecture: model.config.architecture))
+        let toolCalls = format.toolCalls(architecture: model.config.architecture)
+        let renderer = TranscriptRenderer(format: format, tokenizer: model.tokenizer, toolSyntax: toolCalls.syntax,
+                                          unsupportedToolCalls: toolCalls.unsupported)
         let engine: ForwardEngine
         do {
             engine = try ForwardEngine(model: model, contextSize: contextSize, threads: threads)

@@ -1,5 +1,6 @@
 import Foundation
 import LMGrammar
+import LMTransformer
 
 /// The token-level rules of one model call that may call tools: which tokens may come next, what each
 /// generated token is (response text, part of a call, the end), and the calls once they are complete.
@@ -72,11 +73,19 @@ package struct ToolCallDecoder {
         /// What the opening text has after the starting tag (Qwen's newline after `<tool_call>`): its bytes, and its
         /// tokens, forced when the token that completed the tag ends there.
         package var openRest: (bytes: [UInt8], tokens: [Int])
+        /// The key and length of the call id the model writes after the arguments (Mistral Nemo: `"id"`, 9); the
+        /// call then has that id. Nil: the decoder makes the id.
+        package var id: (key: String, length: Int)?
+        /// The call is the tool's name, then arguments (``ToolCallSyntax/nameFirst``); nil: one JSON object.
+        package var nameFirst: ToolCallSyntax.NameFirst?
 
         package init(open: [Int], close: [Int], separatorAndOpen: [Int], style: ToolCallEnvelope.Style, quote: Int? = nil,
                      argumentsKey: String = "arguments", tags: ToolMarkupScanner.Tags = .standard,
                      tagStartsJSON: Bool = false, tagBytes: [UInt8] = Array(ToolCallEnvelope.open.utf8),
-                     openRest: (bytes: [UInt8], tokens: [Int]) = ([], [])) {
+                     openRest: (bytes: [UInt8], tokens: [Int]) = ([], []), id: (key: String, length: Int)? = nil,
+                     nameFirst: ToolCallSyntax.NameFirst? = nil) {
+            self.id = id
+            self.nameFirst = nameFirst
             self.open = open
             self.close = close
             self.separatorAndOpen = separatorAndOpen
@@ -127,6 +136,8 @@ package struct ToolCallDecoder {
     package private(set) var calls: [Transcript.ToolCall] = []
     private var mask: [UInt64]
     private let makeID: () -> String
+    /// The tools' names, longest first (to read a ``EnvelopeTokens/nameFirst`` call).
+    private let toolNames: [String]
 
     /// - Parameters:
     ///   - definitions: the tools the model may call (at least one).
@@ -143,11 +154,13 @@ package struct ToolCallDecoder {
                  makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelError) {
         do {
             let grammar = try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound,
-                                               argumentsKey: envelope.argumentsKey)
+                                               argumentsKey: envelope.argumentsKey, id: envelope.id,
+                                               nameFirst: envelope.nameFirst)
             callMatcher = GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index)
         } catch {
             let failing = definitions.filter { (try? Grammar.toolCall([$0], style: envelope.style, maximumCalls: 1,
-                                                                      argumentsKey: envelope.argumentsKey)).flatMap { try? CompiledGrammar($0) } == nil }
+                                                                      argumentsKey: envelope.argumentsKey, id: envelope.id,
+                                                                      nameFirst: envelope.nameFirst)).flatMap { try? CompiledGrammar($0) } == nil }
             throw .unsupportedGenerationGuide(.init(schemaName: failing.count == 1 ? failing[0].name : nil,
                                                     debugDescription: "The tools' parameters cannot be enforced: \(error)"))
         }
@@ -164,6 +177,7 @@ package struct ToolCallDecoder {
         self.tokenBytes = tokenBytes
         self.envelope = envelope
         self.makeID = makeID
+        self.toolNames = definitions.map(\.name).sorted { $0.utf8.count > $1.utf8.count }
         self.mask = [UInt64](repeating: 0, count: index.wordCount)
         self.markup = ToolMarkupScanner(envelope.tags)
     }
@@ -336,6 +350,18 @@ package struct ToolCallDecoder {
         guard callMatcher.canEnd else { return }
         let json = String(decoding: callBytes, as: UTF8.self)
         var repeated = false
+        if let nameFirst = envelope.nameFirst {
+            // One call per opening; a repeated call means the model is looping: end the turn.
+            let call = try nameFirstCall(nameFirst)
+            if calls.contains(where: { $0.toolName == call.toolName && $0.arguments.jsonString == call.arguments.jsonString }) {
+                phase = .done
+            } else {
+                calls.append(call)
+                phase = .afterCall
+                pendingForce = envelope.close
+            }
+            return
+        }
         do {
             let content = try GeneratedContent(json: json)
             let items: [GeneratedContent]
@@ -352,7 +378,8 @@ package struct ToolCallDecoder {
                 if calls.contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {
                     repeated = true
                 } else {
-                    calls.append(Transcript.ToolCall(id: makeID(), toolName: name, arguments: arguments))
+                    let id = try envelope.id.map { try item.value(String.self, forProperty: $0.key) } ?? makeID()
+                    calls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
                 }
             }
         } catch {
@@ -366,6 +393,10 @@ package struct ToolCallDecoder {
         }
         phase = envelope.style == .list ? .done : .afterCall
         pendingForce = envelope.close
+    }
+
+    private func nameFirstCall(_ layout: ToolCallSyntax.NameFirst) throws(GeneratedContent.ParsingError) -> Transcript.ToolCall {
+        try Self.nameFirstCall(callBytes, layout: layout, toolNames: toolNames, idLength: envelope.id?.length ?? 9, makeID: makeID)
     }
 
     private mutating func valueAllows(_ token: Int) -> Bool {

@@ -63,6 +63,13 @@ package enum ToolCallEnvelope {
         }
     }
 
+    /// The assistant turn of a round written as text in `syntax` (its open and close texts, list or one object per
+    /// call), for a template that does not render calls itself.
+    package static func render(_ calls: Transcript.ToolCalls, syntax: ToolCallSyntax) -> String {
+        if syntax.isList { return syntax.open + "[" + calls.map(callJSON).joined(separator: ", ") + "]" + syntax.close }
+        return calls.map { syntax.open + callJSON($0) + syntax.close }.joined(separator: syntax.separator ?? separator)
+    }
+
     /// A call's JSON: name first, so the grammar can choose the arguments' schema by it.
     package static func callJSON(_ call: Transcript.ToolCall) -> String {
         "{\"name\": \(jsonString(call.toolName)), \"arguments\": \(call.arguments.jsonString)}"

@@ -1,4 +1,5 @@
 import LMGrammar
+import LMTransformer
 
 extension Grammar {
     /// The JSON inside a call's envelope: one of the tools' `{"name": NAME, "arguments": ARGUMENTS}` objects,
@@ -9,9 +10,15 @@ extension Grammar {
     /// tools may both define a type called `Address`.
     /// - Throws: `GrammarError` when a tool's parameters cannot be read as a grammar, with the tool's name
     ///   in front of the path.
-    /// - Parameter argumentsKey: the arguments' key (`"arguments"`; `"parameters"` for Llama 3).
+    /// - Parameters:
+    ///   - argumentsKey: the arguments' key (`"arguments"`; `"parameters"` for Llama 3).
+    ///   - id: the key and length of a call id the model writes after the arguments, as ASCII letters and
+    ///     digits (Mistral Nemo: `"id"`, 9); nil: none. With `nameFirst`, the id's length (its key is unused).
+    ///   - nameFirst: the call is `NAME`, the id after its marker when there is one, the text before the arguments,
+    ///     then ARGUMENTS (Mistral's `NAME[ARGS]{…}`), instead of one JSON object (``ToolCallSyntax/nameFirst``).
     static func toolCall(_ definitions: [Transcript.ToolDefinition], style: ToolCallEnvelope.Style, maximumCalls: Int,
-                         argumentsKey: String = "arguments") throws(GrammarError) -> Grammar {
+                         argumentsKey: String = "arguments", id: (key: String, length: Int)? = nil,
+                         nameFirst: ToolCallSyntax.NameFirst? = nil) throws(GrammarError) -> Grammar {
         var alternatives: [GrammarNode] = []
         var merged: [String: GrammarNode] = [:]
         for (position, definition) in definitions.enumerated() {
@@ -23,10 +30,19 @@ extension Grammar {
             }
             let prefix = "\(position):"
             for (name, node) in arguments.definitions { merged[prefix + name] = node.prefixingReferences(with: prefix) }
-            alternatives.append(.object([
+            if let nameFirst {
+                var parts: [GrammarNode] = [.literals([definition.name + (nameFirst.idMarker ?? "")])]
+                if nameFirst.idMarker != nil { parts += Array(repeating: Self.alphanumeric, count: id?.length ?? 9) }
+                parts += [.literals([nameFirst.beforeArguments]), arguments.root.prefixingReferences(with: prefix)]
+                alternatives.append(.sequence(parts))
+                continue
+            }
+            var fields = [
                 GrammarField(name: "name", value: .choices([definition.name])),
                 GrammarField(name: argumentsKey, value: arguments.root.prefixingReferences(with: prefix)),
-            ]))
+            ]
+            if let id { fields.append(GrammarField(name: id.key, value: .string(pattern: "^[A-Za-z0-9]{\(id.length)}$"))) }
+            alternatives.append(.object(fields))
         }
         guard !alternatives.isEmpty else { throw .emptyLanguage("no tools to call") }
         let call = alternatives.count == 1 ? alternatives[0] : .anyOf(alternatives)
@@ -35,6 +51,11 @@ extension Grammar {
         case .list: return Grammar(root: .array(item: call, minCount: 1, maxCount: maximumCalls), definitions: merged)
         }
     }
+}
+
+extension Grammar {
+    /// One ASCII letter or digit, as raw text (in a ``GrammarNode/sequence(_:)``).
+    static let alphanumeric = GrammarNode.literals("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".map { String($0) })
 }
 
 extension GrammarNode {

@@ -47,7 +47,7 @@ extension TranscriptRenderer {
         let messages = request.transcript.enumerated().compactMap { index, entry in
             message(for: entry, schemaIncluded: index != lastPrompt || request.includeSchemaInPrompt)
         }
-        let tools = toolSyntax.renderedByTemplate ? request.transcript.flatMap(Self.toolDefinitions) : []
+        let tools = toolSyntax.templateRendersDefinitions ? request.transcript.flatMap(Self.toolDefinitions) : []
         return (messages, tools)
     }
 
@@ -62,7 +62,7 @@ extension TranscriptRenderer {
         switch entry {
         case .instructions(let instructions):
             var text = instructions.segments.descriptionText
-            if toolSyntax.renderedByTemplate {
+            if toolSyntax.templateRendersDefinitions {
                 if text.isEmpty && !instructions.toolDefinitions.isEmpty { return nil }
             } else if !instructions.toolDefinitions.isEmpty {
                 text += (text.isEmpty ? "" : "\n\n") + toolsSection(instructions.toolDefinitions)
@@ -76,15 +76,20 @@ extension TranscriptRenderer {
             return PromptMessage(role: .user, content: text)
         case .toolCalls(let calls):
             guard toolSyntax.renderedByTemplate else {
-                return PromptMessage(role: .assistant, content: ToolCallEnvelope.render(calls, style: toolStyle))
+                return PromptMessage(role: .assistant, content: ToolCallEnvelope.render(calls, syntax: toolSyntax))
             }
-            return PromptMessage(role: .assistant, content: "", toolCalls: Array(calls))
+            // Ids as the template accepts them (Mistral's: 9 letters and digits); the output's id maps alike.
+            return PromptMessage(role: .assistant, content: "", toolCalls: calls.map {
+                Transcript.ToolCall(id: toolSyntax.templateID($0.id), toolName: $0.toolName, arguments: $0.arguments)
+            })
         case .toolOutput(let output):
             guard toolSyntax.renderedByTemplate else {
-                // The template's tool role (ChatML renders any role; Gemma folds it into a user turn), else a user turn.
-                return PromptMessage(role: toolOutputRole, content: ToolCallEnvelope.response(output))
+                // The template's tool role (ChatML renders any role; Gemma folds it into a user turn), else a user turn;
+                // plain text when the template defines the tools (Granite 3.3), else in the envelope's tags.
+                return PromptMessage(role: toolOutputRole, content: toolSyntax.templateRendersDefinitions
+                                     ? output.segments.descriptionText : ToolCallEnvelope.response(output))
             }
-            return PromptMessage(role: .tool, content: output.segments.descriptionText, toolOutput: (output.id, output.toolName))
+            return PromptMessage(role: .tool, content: output.segments.descriptionText, toolOutput: (toolSyntax.templateID(output.id), output.toolName))
         case .response(let response):
             return PromptMessage(role: .assistant, content: response.segments.descriptionText)
         case .reasoning:

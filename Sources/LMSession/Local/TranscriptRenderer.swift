@@ -9,8 +9,11 @@ import LMTransformer
 ///
 /// Tools follow ``toolSyntax``: when the template renders tools itself
 /// (``ToolCallSyntax/renderedByTemplate``), definitions go in its `tools` variable, calls in the assistant
-/// message's `tool_calls` and outputs in `tool` messages, as OpenAI-style objects; otherwise the tools are
-/// described in the system message and calls and outputs are message text in the syntax's envelope.
+/// message's `tool_calls` (ids as the template accepts them, ``ToolCallSyntax/templateID(_:)``) and outputs in
+/// `tool` messages, as OpenAI-style objects; when it renders only the definitions
+/// (``ToolCallSyntax/templateRendersDefinitions``, Granite 3.3), calls are the assistant's text in the syntax and
+/// outputs plain `tool` messages; otherwise the tools are described in the system message and calls and outputs
+/// are message text in the syntax's envelope.
 package struct TranscriptRenderer: Sendable {
     package let format: ChatFormat
     package let tokenizer: Tokenizer
@@ -22,10 +25,15 @@ package struct TranscriptRenderer: Sendable {
     /// template drops messages of roles it does not know, which would hide the output from the model).
     let toolOutputRole: ChatMessage.Role
 
-    package init(format: ChatFormat, tokenizer: Tokenizer, toolSyntax: ToolCallSyntax) {
+    /// When the template renders tool calls in a syntax the session cannot constrain: the probe call as it renders it.
+    /// The model then does not support tool calling (``LocalTransformerProvider/capabilities``).
+    package let unsupportedToolCalls: String?
+
+    package init(format: ChatFormat, tokenizer: Tokenizer, toolSyntax: ToolCallSyntax, unsupportedToolCalls: String? = nil) {
         self.format = format
         self.tokenizer = tokenizer
         self.toolSyntax = toolSyntax
+        self.unsupportedToolCalls = unsupportedToolCalls
         toolOutputRole = switch format {
         case .native: .tool
         case .jinja(let template):
@@ -88,7 +96,7 @@ package struct TranscriptRenderer: Sendable {
             return try promptTokens(for: request).count
         case .entries(let entries):
             let messages = entries.compactMap { message(for: $0, schemaIncluded: true) }
-            let tools = toolSyntax.renderedByTemplate ? entries.flatMap(Self.toolDefinitions) : []
+            let tools = toolSyntax.templateRendersDefinitions ? entries.flatMap(Self.toolDefinitions) : []
             do {
                 return try marginalCount(messages, tools: tools)
             } catch {
@@ -96,7 +104,7 @@ package struct TranscriptRenderer: Sendable {
             }
         case .tools(let definitions):
             guard !definitions.isEmpty else { return 0 }
-            guard toolSyntax.renderedByTemplate else {
+            guard toolSyntax.templateRendersDefinitions else {
                 return tokenizer.encode("\n\n" + toolsSection(definitions), addBOS: false).count
             }
             let probe = [PromptMessage(role: .user, content: "")]
@@ -164,7 +172,7 @@ package struct TranscriptRenderer: Sendable {
         case .native(let template):
             return .native(template.segments(messages.map(\.chatMessage), addGenerationPrompt: addGenerationPrompt))
         case .jinja(let template):
-            let definitions = toolSyntax.renderedByTemplate ? tools.map(Self.jinjaValue) : []
+            let definitions = toolSyntax.templateRendersDefinitions ? tools.map(Self.jinjaValue) : []
             let extra = reasoning.enableThinking.map { ["enable_thinking": JinjaValue.bool($0)] } ?? [:]
             return .jinja(try template.render(messages: messages.map(\.jinjaValue), tools: definitions,
                                               addGenerationPrompt: addGenerationPrompt, extra: extra))

@@ -250,8 +250,9 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         if let instructions = call.instructions { base.setInstructions(instructions) }
         try checkAttachments(model.capabilities)
         if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
+            let cause = (model as? any ExplainsMissingToolCalling)?.missingToolCallingDescription.map { ": \($0)" } ?? ""
             throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
-                debugDescription: "The session has tools, but the model does not support tool calling."))
+                debugDescription: "The session has tools, but the model does not support tool calling\(cause)."))
         }
         if toolRounds == 0 {
             let instructions = base.first.flatMap { entry -> String? in

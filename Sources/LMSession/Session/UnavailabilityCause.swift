@@ -30,3 +30,23 @@ extension FallbackLanguageModel: ExplainsUnavailability {
         return causes.isEmpty ? nil : causes.joined(separator: "; ")
     }
 }
+
+/// A model that can say why it has no tool calling; the session puts the text in the
+/// ``LanguageModelError/unsupportedCapability(_:)`` a request with tools throws on it.
+protocol ExplainsMissingToolCalling {
+    /// Why the model cannot call tools (its chat template writes calls in a syntax LMSession does not constrain);
+    /// nil when it can or does not know.
+    var missingToolCallingDescription: String? { get }
+}
+
+extension SystemLanguageModel: ExplainsMissingToolCalling {
+    var missingToolCallingDescription: String? { (provider as? any ExplainsMissingToolCalling)?.missingToolCallingDescription }
+}
+
+extension LocalTransformerProvider: ExplainsMissingToolCalling {
+    var missingToolCallingDescription: String? {
+        (try? loaded())?.renderer.unsupportedToolCalls.map {
+            "its chat template writes tool calls in a syntax LMSession does not constrain, e.g. \($0.debugDescription)"
+        }
+    }
+}

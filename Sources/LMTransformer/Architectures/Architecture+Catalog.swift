@@ -1,6 +1,11 @@
 /// Every architecture LMSession runs, as llama.cpp b11312 defines it (`src/models/<name>.cpp`).
 /// Each entry's comment is its layer in math; ``Decoder`` evaluates all of them. Checked against
 /// llama.cpp on generated models by `Tests/LMTransformerTests/Architectures`.
+///
+/// Chat and tool calls: an entry's `chatFallback` and `toolCalls` apply only to a GGUF whose template does
+/// not say (no `tokenizer.chat_template`; a template that renders no tool calls). Otherwise the template is
+/// the truth: it is rendered as is, and the tool-call syntax is read from what it renders
+/// (``JinjaChatTemplate/toolCalls``), so a family's template-defined syntax needs no entry here.
 extension Architecture {
     /// All supported architectures, looked up by `general.architecture`.
     public static let all: [Architecture] = [

@@ -31,9 +31,14 @@ public struct Architecture: Sendable, Equatable, CustomStringConvertible {
     public let softcapping: Softcapping
     /// Granite's residual and logit scales (`residual_scale`, `logit_scale`).
     public let graniteScales: Bool
-    /// The native chat format used when the GGUF has no `tokenizer.chat_template`.
+    /// The native chat format used when the GGUF has no `tokenizer.chat_template`; a GGUF's own template
+    /// always wins (``ChatFormat``).
     public let chatFallback: ChatFallback
-    /// How the family writes tool calls.
+    /// The tool-call convention used when the GGUF's template defines none (no template, or one that does not
+    /// render tool calls): described to the model in the instructions (``ToolCallSyntax/init(architecture:)``).
+    /// A syntax the template defines wins (``JinjaChatTemplate/toolCalls``: Hermes `<tool_call>`, Llama 3 JSON,
+    /// Mistral `[TOOL_CALLS]`), and a template that writes calls in a syntax LMSession cannot constrain makes the
+    /// model one without tool calling, whatever this says.
     public let toolCalls: ToolCallConvention
 
     public var description: String { name }
@@ -195,6 +200,7 @@ public struct Architecture: Sendable, Equatable, CustomStringConvertible {
         case gemma
     }
 
+    /// The fallback tool-call conventions (``toolCalls``); ``ToolCallSyntax/init(architecture:)`` spells each out.
     public enum ToolCallConvention: String, Sendable {
         /// One `<tool_call>` envelope holding a JSON list of calls (SmolLM2's training data).
         case jsonList

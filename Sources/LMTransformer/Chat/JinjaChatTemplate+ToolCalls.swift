@@ -13,9 +13,60 @@ extension JinjaChatTemplate {
     /// the turn and is not part of `close`. The template defines a syntax when the definition, the call's
     /// JSON `{"name": NAME, "arguments" or "parameters": ARGUMENTS}` and the result all appear and
     /// the assistant turn continues the generation prompt (so the session can constrain it).
-    /// Lists of calls with per-call ids (Mistral's `[TOOL_CALLS]`, Granite's `<|tool_call|>`) are not
-    /// recognised yet: such a template gets the architecture's convention.
+    /// A JSON list of calls is recognised by the `[` and `]` around the call (Mistral Nemo's `[TOOL_CALLS][…]`),
+    /// and a call id inside the call's JSON after the arguments (`"id": …`) as the model's to write. A template that
+    /// refuses the probe's ids (`call_1`) is probed again with 9-character alphanumeric ones, which Mistral's
+    /// templates require (``ToolCallSyntax/callIDLength``).
     public var toolCallSyntax: ToolCallSyntax? {
+        if case .defined(let syntax) = toolCalls { syntax } else { nil }
+    }
+
+    /// Whether this template defines a tool-call syntax the session can use (``toolCallSyntax``), renders tool calls
+    /// in one it cannot constrain (such as Qwen 3 Coder's `<function=…><parameter=…>` or DeepSeek's special-token
+    /// calls), or does not render tool calls at all (then the architecture's convention is described in the
+    /// instructions).
+    public var toolCalls: ToolCallSupport {
+        if let syntax = derivedSyntax(ids: .long) ?? derivedSyntax(ids: .short(9)) { return .defined(syntax) }
+        // The template writes the call's arguments in the assistant turn, or refuses a call it knows tools for.
+        let tools: [JinjaValue] = [Probe.definition]
+        var refusal: String?
+        for ids in [Probe.IDs.long, .short(9)] {
+            do {
+                let one = try render(messages: [Probe.user, Probe.assistant(calls: 1, ids: ids)], tools: tools, addGenerationPrompt: false,
+                                     now: Probe.date).text
+                if let value = one.range(of: "probe_value_1") {
+                    let start = one.index(value.lowerBound, offsetBy: -60, limitedBy: one.startIndex) ?? one.startIndex
+                    let end = one.index(value.upperBound, offsetBy: 30, limitedBy: one.endIndex) ?? one.endIndex
+                    return .unsupported(excerpt: String(one[start..<end]))
+                }
+                refusal = nil
+                break
+            } catch {
+                refusal = "the template refuses a call with object arguments: \(error)"
+            }
+        }
+        if let refusal, let plain = try? render(messages: [Probe.user], tools: tools, addGenerationPrompt: true, now: Probe.date).text,
+           plain.contains(Probe.name(1)) {
+            return .unsupported(excerpt: refusal)
+        }
+        return promptedList.map { .defined($0) } ?? .none
+    }
+
+    /// A template that renders the tool definitions but not calls, and whose tool prompt asks for a marker "followed by
+    /// a JSON list" (Granite 3.3: "respond only with <|tool_call|> followed by a JSON list of tools used"): calls are the
+    /// assistant's text, `<|tool_call|>[{"name": …, "arguments": …}]`.
+    private var promptedList: ToolCallSyntax? {
+        let tools: [JinjaValue] = [Probe.definition]
+        guard let plain = try? render(messages: [Probe.user], tools: tools, addGenerationPrompt: true, now: Probe.date).text,
+              plain.contains(Probe.name(1)),
+              let phrase = plain.range(of: " followed by a JSON list"),
+              let marker = plain[..<phrase.lowerBound].split(separator: " ").last,
+              marker.hasPrefix("<"), marker.hasSuffix(">") else { return nil }
+        return ToolCallSyntax(open: String(marker), close: "", separator: nil, isList: true, renderedByTemplate: false,
+                              name: "\(marker) JSON list", templateRendersDefinitions: true)
+    }
+
+    private func derivedSyntax(ids: Probe.IDs) -> ToolCallSyntax? {
         let tools: [JinjaValue] = [Probe.definition]
         func probe(_ messages: [JinjaValue], _ generationPrompt: Bool) -> String? {
             try? self.render(messages: messages, tools: tools, addGenerationPrompt: generationPrompt, now: Probe.date).text
@@ -23,12 +74,16 @@ extension JinjaChatTemplate {
         guard let plain = probe([Probe.user], false), let bare = try? render(messages: [Probe.user], addGenerationPrompt: false, now: Probe.date).text,
               plain.contains(Probe.name(1)), !bare.contains(Probe.name(1)),
               let prompt = probe([Probe.user], true),
-              let one = probe([Probe.user, Probe.assistant(calls: 1)], false),
+              let one = probe([Probe.user, Probe.assistant(calls: 1, ids: ids)], false),
               let turn = one.utf8.starts(with: prompt.utf8) ? String(one.utf8.dropFirst(prompt.utf8.count)) : nil,
-              let call = Probe.findCall(1, in: turn),
-              let result = probe([Probe.user, Probe.assistant(calls: 1), Probe.toolResult], true),
+              var call = Probe.findCall(1, in: turn, ids: ids) ?? Probe.findNameFirstCall(1, in: turn, ids: ids),
+              let result = probe([Probe.user, Probe.assistant(calls: 1, ids: ids), Probe.toolResult(ids: ids)], true),
               result.contains(Probe.result)
         else { return nil }
+        // A list: `[` before the first call and `]` after it.
+        let isList = call.nameFirst == nil && call.range.lowerBound > turn.startIndex && turn[turn.index(before: call.range.lowerBound)] == "["
+            && call.range.upperBound < turn.endIndex && turn[call.range.upperBound] == "]"
+        if isList { call.range = turn.index(before: call.range.lowerBound)..<turn.index(after: call.range.upperBound) }
         var open = String(turn[..<call.range.lowerBound])
         // An empty reasoning block the template writes before the calls (Qwen 3's `<think>\n\n</think>\n\n`) is
         // the model's own text, not the call's markup.
@@ -41,12 +96,20 @@ extension JinjaChatTemplate {
         if let plain = probe([Probe.user, Probe.answer], false), let content = plain.range(of: Probe.answerText),
            case let turnEnd = String(plain[content.upperBound...]), !turnEnd.isEmpty, close.hasSuffix(turnEnd) {
             close = String(close.utf8.dropLast(turnEnd.utf8.count))!
-        } else if let end = endOfGenerationTexts.compactMap({ close.range(of: $0)?.lowerBound }).min() {
+        }
+        // Nothing after an end-of-generation token belongs to the call (Command R7B's template opens the next turn).
+        if let end = endOfGenerationTexts.compactMap({ close.range(of: $0)?.lowerBound }).min() {
             close = String(close[..<end])
         }
+        // The call's id belongs in the call, not in the markup around it (Solar writes it before the name).
+        guard !open.contains(ids.id(1)), !close.contains(ids.id(1)), call.nameFirst == nil || !open.isEmpty else { return nil }
+        func find(_ n: Int, in text: String) -> (range: Range<String.Index>, argumentsKey: String, idKey: String?, nameFirst: ToolCallSyntax.NameFirst?)? {
+            call.nameFirst == nil ? Probe.findCall(n, in: text, ids: ids) : Probe.findNameFirstCall(n, in: text, ids: ids)
+        }
         var separator: String?
-        if let two = probe([Probe.user, Probe.assistant(calls: 2)], false),
-           let first = Probe.findCall(1, in: two), let second = Probe.findCall(2, in: two),
+        if !isList, let whole = probe([Probe.user, Probe.assistant(calls: 2, ids: ids)], false),
+           case let two = whole.utf8.starts(with: prompt.utf8) ? String(whole.utf8.dropFirst(prompt.utf8.count))! : whole,
+           let first = find(1, in: two), let second = find(2, in: two),
            first.range.upperBound <= second.range.lowerBound {
             let between = String(two[first.range.upperBound..<second.range.lowerBound])
             if between.hasPrefix(close), between.hasSuffix(open), between.utf8.count >= close.utf8.count + open.utf8.count {
@@ -55,10 +118,23 @@ extension JinjaChatTemplate {
         }
         let name = open.contains("<tool_call>") ? "Hermes <tool_call>"
             : open.isEmpty && call.argumentsKey == "parameters" ? "Llama 3 JSON"
+            : open.contains("[TOOL_CALLS]") ? "Mistral [TOOL_CALLS]"
             : "template's \(open.debugDescription)"
         return ToolCallSyntax(open: open, close: close, separator: separator, argumentsKey: call.argumentsKey,
-                              isList: false, renderedByTemplate: true, name: name)
+                              isList: isList, renderedByTemplate: true, name: name, idKey: call.idKey, callIDLength: ids.length,
+                              nameFirst: call.nameFirst)
     }
+}
+
+/// What a chat template says about tool calls (``JinjaChatTemplate/toolCalls``).
+public enum ToolCallSupport: Sendable, Equatable {
+    /// It renders definitions, calls and results in this syntax, which the session constrains.
+    case defined(ToolCallSyntax)
+    /// It renders tool calls in a syntax the session does not constrain; `excerpt` is the probe call as it renders it
+    /// (for `lmsession info`). A session with tools on this model is refused (`unsupportedCapability`).
+    case unsupported(excerpt: String)
+    /// It does not render tool calls: the architecture's convention is used, described in the instructions.
+    case none
 }
 
 /// The probe conversation of ``JinjaChatTemplate/toolCallSyntax``.
@@ -81,13 +157,25 @@ private enum Probe {
         ])),
     ])
 
-    static func assistant(calls: Int) -> JinjaValue {
+    /// The call ids of a probe: `call_N`, or alphanumeric ones of a fixed length (`probeid0N` for 9).
+    enum IDs {
+        case long, short(Int)
+        func id(_ n: Int) -> String {
+            switch self {
+            case .long: "call_\(n)"
+            case .short(let length): String(("probeid" + String(repeating: "0", count: max(0, length))).prefix(max(0, length - 1))) + "\(n % 10)"
+            }
+        }
+        var length: Int? { if case .short(let n) = self { n } else { nil } }
+    }
+
+    static func assistant(calls: Int, ids: IDs) -> JinjaValue {
         .object([
             (key: "role", value: "assistant"),
             (key: "content", value: ""),
             (key: "tool_calls", value: .array((1...calls).map { n in
                 .object([
-                    (key: "id", value: .string("call_\(n)")),
+                    (key: "id", value: .string(ids.id(n))),
                     (key: "type", value: "function"),
                     (key: "function", value: .object([
                         (key: "name", value: .string(name(n))),
@@ -101,17 +189,40 @@ private enum Probe {
     static let answerText = "probe_answer_9"
     static let answer: JinjaValue = .object([(key: "role", value: "assistant"), (key: "content", value: .string(answerText))])
 
-    static let toolResult: JinjaValue = .object([
-        (key: "role", value: "tool"), (key: "tool_call_id", value: "call_1"),
-        (key: "name", value: .string(name(1))), (key: "content", value: .string(result)),
-    ])
+    static func toolResult(ids: IDs) -> JinjaValue {
+        .object([
+            (key: "role", value: "tool"), (key: "tool_call_id", value: .string(ids.id(1))),
+            (key: "name", value: .string(name(1))), (key: "content", value: .string(result)),
+        ])
+    }
 
-    /// Where call `n`'s JSON is in `text`, as `tojson` and the templates' own quoting write it.
-    static func findCall(_ n: Int, in text: String) -> (range: Range<String.Index>, argumentsKey: String)? {
+    /// Where call `n`'s JSON is in `text`, as `tojson` and the templates' own quoting write it: with the call's id
+    /// after the arguments (`"id": ID`, Mistral Nemo) or without.
+    static func findCall(_ n: Int, in text: String, ids: IDs)
+        -> (range: Range<String.Index>, argumentsKey: String, idKey: String?, nameFirst: ToolCallSyntax.NameFirst?)? {
         for key in ["arguments", "parameters"] {
-            let json = "{\"name\": \"\(name(n))\", \"\(key)\": {\"probe_arg\": \"probe_value_\(n)\"}}"
-            if let range = text.range(of: json) { return (range, key) }
+            let json = "{\"name\": \"\(name(n))\", \"\(key)\": {\"probe_arg\": \"probe_value_\(n)\"}"
+            if let range = text.range(of: json + "}") { return (range, key, nil, nil) }
+            if let range = text.range(of: json + ", \"id\": \"\(ids.id(n))\"}") { return (range, key, "id", nil) }
         }
         return nil
+    }
+
+    /// Where call `n` is written as its name, then some text (with the call's id after a marker, when it has a
+    /// fixed length), then its arguments' JSON (Mistral's `NAME[ARGS]{…}`).
+    static func findNameFirstCall(_ n: Int, in text: String, ids: IDs)
+        -> (range: Range<String.Index>, argumentsKey: String, idKey: String?, nameFirst: ToolCallSyntax.NameFirst?)? {
+        guard let name = text.range(of: name(n)),
+              let arguments = text.range(of: "{\"probe_arg\": \"probe_value_\(n)\"}", range: name.upperBound..<text.endIndex) else { return nil }
+        let between = String(text[name.upperBound..<arguments.lowerBound])
+        guard !between.isEmpty, !between.contains("probe_") else { return nil }
+        var nameFirst = ToolCallSyntax.NameFirst(idMarker: nil, beforeArguments: between)
+        if let id = between.range(of: ids.id(n)) {
+            guard ids.length != nil, id.lowerBound > between.startIndex, id.upperBound < between.endIndex else { return nil }
+            nameFirst = ToolCallSyntax.NameFirst(idMarker: String(between[..<id.lowerBound]), beforeArguments: String(between[id.upperBound...]))
+        } else if between.contains("call_") || between.contains("probeid") {
+            return nil
+        }
+        return (name.lowerBound..<arguments.upperBound, "arguments", nil, nameFirst)
     }
 }

@@ -181,8 +181,20 @@ public enum ChatFormat: Sendable {
     /// How the model writes tool calls: what its template defines
     /// (``JinjaChatTemplate/toolCallSyntax``), else the architecture's convention.
     public func toolCallSyntax(architecture: Architecture) -> ToolCallSyntax {
-        if case let .jinja(template) = self, let syntax = template.toolCallSyntax { return syntax }
-        return ToolCallSyntax(architecture: architecture)
+        toolCalls(architecture: architecture).syntax
+    }
+
+    /// The syntax sessions use (``toolCallSyntax(architecture:)``) and, when the template renders tool calls in a
+    /// syntax the session cannot constrain, the rendered probe call that shows it (``ToolCallSupport/unsupported(excerpt:)``):
+    /// such a model does not support tool calling (the syntax is then used only to show another model's calls
+    /// as text in a transcript).
+    public func toolCalls(architecture: Architecture) -> (syntax: ToolCallSyntax, unsupported: String?) {
+        guard case let .jinja(template) = self else { return (ToolCallSyntax(architecture: architecture), nil) }
+        switch template.toolCalls {
+        case .defined(let syntax): return (syntax, nil)
+        case .unsupported(let excerpt): return (ToolCallSyntax(architecture: architecture), excerpt)
+        case .none: return (ToolCallSyntax(architecture: architecture), nil)
+        }
     }
 
     /// For people: `jinja (the GGUF's tokenizer.chat_template)` or the native format's name.

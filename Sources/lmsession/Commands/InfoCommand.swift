@@ -76,7 +76,12 @@ enum InfoCommand {
             let firstLine = source.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
             template += ", \(source.utf8.count) bytes: \(String(firstLine.prefix(60)).debugDescription)\(firstLine.count > 60 ? "…" : "")"
         }
-        let tools = format.toolCallSyntax(architecture: fallback)
+        let (tools, unsupported) = format.toolCalls(architecture: fallback)
+        if let unsupported {
+            return ["chat template: \(template)",
+                    "tool calls:    not supported: the template writes them in a syntax LMSession does not constrain, "
+                        + "e.g. \(unsupported.debugDescription); a session with tools is refused"]
+        }
         return ["chat template: \(template)",
                 "tool calls:    \(tools)\(architecture == nil && !tools.renderedByTemplate ? " (llama's fallback)" : "")"]
     }
@@ -122,7 +127,8 @@ enum InfoCommand {
             ("RoPE:", rope),
             ("biases:", "Q/K/V optional, attention output \(presence(a.biases.attentionOutput)), feed-forward \(presence(a.biases.feedForward)), output head \(presence(a.biases.outputHead))"),
             ("window:", window),
-            ("chat fallback:", "\(a.chatFallback.rawValue) (without tokenizer.chat_template); tool calls \(a.toolCalls.rawValue)"),
+            ("chat fallback:", "\(a.chatFallback.rawValue) (without tokenizer.chat_template); tool calls \(a.toolCalls.rawValue) "
+                + "(when the template defines none; a template's own syntax wins)"),
         ]
     }
 
