@@ -62,6 +62,14 @@ struct CommandLineArguments {
         guard supported.contains(n) else { throw .usage("--threads must be between \(supported.lowerBound) and \(supported.upperBound)") }
         return n
     }
+
+    /// `--max-tokens N` (a response's token cap), or `defaultValue`; a usage error below `minimum`
+    /// (`reason`, if given, says why).
+    func maxTokens(default defaultValue: Int, minimum: Int = 0, reason: String? = nil) throws(CLIError) -> Int {
+        let n = try int("max-tokens") ?? defaultValue
+        guard n >= minimum else { throw .usage("--max-tokens must be at least \(minimum)\(reason.map { " \($0)" } ?? "")") }
+        return n
+    }
 }
 
 /// An error the tool reports on stderr before exiting non-zero.

@@ -32,6 +32,16 @@ struct CommandLineErrorTests {
         #expect(missing == "error: file not found: /nonexistent/s.json\n")
     }
 
+    @Test("chat checks its options before loading", arguments: [
+        (["chat", "--max-tokens", "-3"], "--max-tokens must be at least 0"),
+        (["chat", "--tool-calling", "required"], "--tool-calling needs --tools demo"),
+    ])
+    func chatChecksItsOptionsFirst(_ arguments: [String], _ message: String) throws {
+        let (status, output) = try CommandLineVocabularyTests.run(arguments + ["--model", "/nonexistent/model.gguf"])
+        #expect(status == 2, "\(output)")
+        #expect(output.hasPrefix("error: usage error: \(message)"), "\(output)")
+    }
+
     @Test func helpAfterACommandPrintsTheUsage() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--help"])
         #expect(status == 0, "\(output)")

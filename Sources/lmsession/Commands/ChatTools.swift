@@ -22,11 +22,13 @@ enum ChatTools {
         case "disallowed": .disallowed
         case let other?: throw .usage("--tool-calling must be allowed, required or disallowed, not \"\(other)\"")
         }
+        guard toolSet != nil || a.string("tool-calling") == nil else { throw .usage("--tool-calling needs --tools demo") }
+        let maxTokens = try a.maxTokens(default: 256)
         let path = ModelLocator.path(a.string("model"))
         let model: SystemLanguageModel
         do { model = try SystemLanguageModel(fileURL: URL(fileURLWithPath: path)) } catch { throw .failed("cannot load \(path): \(error)") }
         let options = GenerationOptions(samplingMode: a.switches.contains("greedy") ? .greedy : nil,
-                                        maximumResponseTokens: try a.int("max-tokens") ?? 256, toolCallingMode: mode)
+                                        maximumResponseTokens: maxTokens, toolCallingMode: mode)
         let session = LanguageModelSession(model: model, tools: tools,
                                            instructions: a.string("system") ?? (tools.isEmpty ? nil : defaultInstructions))
         printError(tools.isEmpty ? "Chatting with \(path). Empty line or Ctrl-D to quit."

@@ -14,8 +14,7 @@ enum GenerateCommand {
         // Every option is checked before the model loads, so a usage error is reported as one (exit 2) at once.
         let threads = try a.threads()
         let contextSize = try a.int("context") ?? 4096
-        let maxTokens = try a.int("max-tokens") ?? 256
-        guard maxTokens >= 0 else { throw .usage("--max-tokens must not be negative") }
+        let maxTokens = try a.maxTokens(default: 256)
         let model = try ModelLocator.load(a.string("model"))
         let prompt: [Int]
         if a.has("raw") {

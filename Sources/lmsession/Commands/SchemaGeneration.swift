@@ -72,8 +72,7 @@ enum SchemaGeneration {
         } else {
             sampling = nil
         }
-        let maxTokens = try a.int("max-tokens") ?? 512
-        guard maxTokens > 0 else { throw .usage("--max-tokens must be at least 1 with --schema (an empty response is not a value of the schema)") }
+        let maxTokens = try a.maxTokens(default: 512, minimum: 1, reason: "with --schema (an empty response is not a value of the schema)")
         let options = GenerationOptions(samplingMode: sampling, temperature: try a.float("temperature").map(Double.init), maximumResponseTokens: maxTokens)
         do { try options.validate() } catch {
             let flag = ["temperature": "--temperature", "samplingMode.top": "--top-k", "samplingMode.probabilityThreshold": "--top-p"][error.option] ?? error.option
