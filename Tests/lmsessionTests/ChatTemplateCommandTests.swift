@@ -42,6 +42,7 @@ struct ChatTemplateCommandTests {
         Pair(vocabulary: "gpt-2", template: "ibm-granite-granite-4.1", convention: "Hermes <tool_call>"),
         Pair(vocabulary: "llama-bpe", template: "HuggingFaceTB-SmolLM3-3B", convention: fallback),
         Pair(vocabulary: "llama-spm", template: "Bielik-11B-v3.0-Instruct", convention: "Hermes <tool_call>"),
+        Pair(vocabulary: "gemma-4", template: "google-gemma-2-2b-it", convention: fallback),  // no system role: merged into the user turn
         Pair(vocabulary: "gemma-4", template: "google-gemma-4-31B-it", convention: unsupported),
         Pair(vocabulary: "deepseek-llm", template: "deepseek-ai-DeepSeek-V3.1", convention: unsupported),
     ]

@@ -12,6 +12,13 @@ package struct PromptMessage: Sendable {
     /// The output's call, when the template renders tool messages (`tool_call_id`, `name`).
     package var toolOutput: (id: String, name: String)?
 
+    package init(role: ChatMessage.Role, content: String, toolCalls: [Transcript.ToolCall] = [], toolOutput: (id: String, name: String)? = nil) {
+        self.role = role
+        self.content = content
+        self.toolCalls = toolCalls
+        self.toolOutput = toolOutput
+    }
+
     /// The message for the native renderers (text only).
     var chatMessage: ChatMessage { ChatMessage(role: role, content: content) }
 

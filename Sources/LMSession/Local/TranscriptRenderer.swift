@@ -25,6 +25,11 @@ package struct TranscriptRenderer: Sendable {
     /// template drops messages of roles it does not know, which would hide the output from the model).
     let toolOutputRole: ChatMessage.Role
 
+    /// Whether the template shows a system message's text. Gemma 2's refuses the role (`raise_exception`): then
+    /// the system text opens the next user message instead (a user message of its own when none follows), as
+    /// llama.cpp's minja polyfills a template without a system role.
+    let printsSystemMessages: Bool
+
     /// When the template renders tool calls in a syntax the session cannot constrain: the probe call as it renders it.
     /// The model then does not support tool calling (``LocalTransformerProvider/capabilities``).
     package let unsupportedToolCalls: String?
@@ -39,6 +44,36 @@ package struct TranscriptRenderer: Sendable {
         case .jinja(let template):
             Self.printsToolMessages(template) ? .tool : .user
         }
+        printsSystemMessages = switch format {
+        case .native: true
+        case .jinja(let template): Self.printsSystemMessages(template)
+        }
+    }
+
+    /// Whether `template` shows the text of a system message that opens the conversation.
+    private static func printsSystemMessages(_ template: JinjaChatTemplate) -> Bool {
+        let probe = "probe_system_text_5"
+        let messages = [ChatMessage(role: .system, content: probe), ChatMessage(role: .user, content: "u")]
+        return (try? template.render(messages, addGenerationPrompt: true).text.contains(probe)) ?? false
+    }
+
+    /// `messages` with each system message's text moved to the start of the next user message (joined by a
+    /// newline, as minja does), or into a user message of its own at the end when no user message follows.
+    package static func mergingSystemMessages(_ messages: [PromptMessage]) -> [PromptMessage] {
+        var merged: [PromptMessage] = [], pending: String?
+        for var message in messages {
+            if message.role == .system {
+                pending = pending.map { $0 + "\n" + message.content } ?? message.content
+                continue
+            }
+            if message.role == .user, let system = pending {
+                message.content = message.content.isEmpty ? system : system + "\n" + message.content
+                pending = nil
+            }
+            merged.append(message)
+        }
+        if let pending { merged.append(PromptMessage(role: .user, content: pending)) }
+        return merged
     }
 
     /// Whether `template` shows the text of a `tool` message that follows an answer.
@@ -174,7 +209,8 @@ package struct TranscriptRenderer: Sendable {
         case .jinja(let template):
             let definitions = toolSyntax.templateRendersDefinitions ? tools.map(Self.jinjaValue) : []
             let extra = reasoning.enableThinking.map { ["enable_thinking": JinjaValue.bool($0)] } ?? [:]
-            return .jinja(try template.render(messages: messages.map(\.jinjaValue), tools: definitions,
+            let shown = printsSystemMessages ? messages : Self.mergingSystemMessages(messages)
+            return .jinja(try template.render(messages: shown.map(\.jinjaValue), tools: definitions,
                                               addGenerationPrompt: addGenerationPrompt, extra: extra))
         }
     }
