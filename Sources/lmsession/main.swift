@@ -41,7 +41,8 @@ if argv.dropFirst(2).contains(where: { $0 == "--help" || $0 == "-h" }) {
     exit(0)
 }
 // The library falls back to the best set quietly; on the command line a mistyped name is worth a word.
-if let requested = ProcessInfo.processInfo.environment["LMSESSION_KERNELS"], requested.lowercased() != KernelSet.active.rawValue {
+if let requested = ProcessInfo.processInfo.environment["LMSESSION_KERNELS"], !requested.isEmpty,
+   requested.lowercased() != KernelSet.active.rawValue {
     printError("warning: LMSESSION_KERNELS=\(requested) names no kernel set this CPU runs (\(KernelSet.supported.map(\.rawValue).joined(separator: ", "))); using \(KernelSet.active.rawValue)")
 }
 do {

@@ -166,7 +166,8 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         case .contextSizeExceeded: "Remove entries from the transcript, or start a new session, and try again."
         case .rateLimited(let p): p.resetDate.map { "Retry after \($0)." } ?? "Retry later."
         case .guardrailViolation, .refusal: "Rephrase the prompt."
-        case .unsupportedCapability, .unsupportedTranscriptContent, .unsupportedGenerationGuide: "Use a model that supports it, or change the request."
+        case .unsupportedCapability, .unsupportedTranscriptContent: "Use a model that supports it, or change the request."
+        case .unsupportedGenerationGuide: "Simplify the schema or guide (a pattern, a size), or use a model that supports it."
         case .unsupportedLanguageOrLocale: "Use a supported language."
         case .timeout: "Retry, or raise the model's timeout."
         }

@@ -26,7 +26,7 @@ enum ChatTools {
         let maxTokens = try a.maxTokens(default: 256)
         let path = ModelLocator.path(a.string("model"))
         let model: SystemLanguageModel
-        do { model = try SystemLanguageModel(fileURL: URL(fileURLWithPath: path)) } catch { throw .failed("cannot load \(path): \(error)") }
+        do { model = try SystemLanguageModel(fileURL: URL(fileURLWithPath: path)) } catch { throw .failed("\(error)") }  // LocalModelError names the path
         let options = GenerationOptions(samplingMode: a.switches.contains("greedy") ? .greedy : nil,
                                         maximumResponseTokens: maxTokens, toolCallingMode: mode)
         let session = LanguageModelSession(model: model, tools: tools,
