@@ -120,6 +120,15 @@ import TestSupport
         #expect(Self.usage(events) == LanguageModelUsage(inputTokens: 1, outputTokens: 6, reasoningTokens: 3))
     }
 
+    /// The prompt opened a block (R1's templates always do) and the level turns reasoning off: `</think>` is forced
+    /// first, so the model answers at once instead of reasoning anyway.
+    @Test func aPromptThatOpenedABlockClosesItWhenReasoningIsOff() throws {
+        let events = try Self.run(Self.request(.custom("off")), script: [Self.toy.id("N")] + Self.chars("OK"), promptEnd: .open)
+        #expect(ScriptedDecoding.text(events) == "OK")
+        #expect(Self.reasoning(events).isEmpty)
+        #expect(Self.usage(events) == LanguageModelUsage(inputTokens: 1, outputTokens: 3, reasoningTokens: 1))
+    }
+
     /// (prompt's last tokens, end): whitespace after a marker is skipped.
     @Test(arguments: [([5, open], ReasoningPromptEnd.open), ([open, 10, 10], .open), ([open, 10, close, 10, 10], .closed),
                       ([close], .closed), ([5, 6], .none), ([], .none), ([close, 5], .none)])

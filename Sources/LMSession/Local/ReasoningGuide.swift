@@ -12,6 +12,8 @@ import LMTokenizer
 /// token of the response, or, when the prompt already opened it (``ReasoningPromptEnd/open``), from the first
 /// token on. A prompt that already holds a closed block (``ReasoningPromptEnd/closed``, Qwen3's empty block for
 /// `enable_thinking=false`) gets no second one: `<think>` is refused as with ``ReasoningSwitch/off``, never forced.
+/// A prompt that opened a block the level turns off (DeepSeek R1's templates always open one) gets `</think>`
+/// forced as its first token, so the answer starts at once.
 package struct ReasoningGuide<Inner: TokenGuide>: TokenGuide {
     package private(set) var inner: Inner
     let markers: ReasoningMarkers?
@@ -23,6 +25,8 @@ package struct ReasoningGuide<Inner: TokenGuide>: TokenGuide {
     private enum Phase { case start, reasoning, afterReasoning, answer }
     private var phase: Phase
     private var lastMasked = false
+    /// Whether the block the prompt opened is closed at once (``ReasoningSwitch/off`` with ``ReasoningPromptEnd/open``).
+    private var closesAtOnce = false
 
     /// The reasoning text, once a block was opened (nil when the model answered directly).
     package private(set) var reasoning: String?
@@ -46,6 +50,7 @@ package struct ReasoningGuide<Inner: TokenGuide>: TokenGuide {
         if markers != nil, promptEnd == .open {
             phase = .reasoning
             reasoning = ""
+            closesAtOnce = mode == .off
         }
     }
 
@@ -54,6 +59,13 @@ package struct ReasoningGuide<Inner: TokenGuide>: TokenGuide {
         case .start where mode == .on:
             openBlock()
             return .force(markers?.open ?? -1)  // .start only when markers exist
+        case .reasoning where closesAtOnce:
+            // A forced token is not passed to accept: the block closes here.
+            closesAtOnce = false
+            reasoningTokenCount += 1
+            closeBlock()
+            phase = .afterReasoning
+            return .force(markers?.close ?? -1)  // markers exist in .reasoning
         case .reasoning:
             lastMasked = false
             return .sample(masked: false)
