@@ -31,6 +31,16 @@ import Testing
         print("weather: \(calls.map(\.description)) -> \(response.content)")
     }
 
+    /// Tool calls do not count against `maximumResponseTokens`: a budget of 0 still makes a required call (the
+    /// answer after it is then empty), as a budget of 1 does; it is never skipped silently.
+    @Test func aRequiredCallIsMadeWithABudgetOfZero() async throws {
+        let session = LanguageModelSession(model: RealModel.model, tools: [GetWeather()],
+                                           instructions: "Always call get_weather for questions about the weather.")
+        let response = try await session.respond(to: "What should I wear in Moscow today?", options: Self.options(0, .required))
+        #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "toolCalls", "toolOutput", "response"])
+        #expect(response.content == "")
+    }
+
     @Test func theContactsToolGetsACountInItsRangeAndTheInviteFollows() async throws {
         let contacts = FindContacts()
         let session = LanguageModelSession(model: RealModel.model, tools: [contacts],

@@ -282,13 +282,15 @@ package struct ToolCallDecoder {
         }
     }
 
-    /// Whether the model is calling tools (from the opening tag of the first call to the end of the turn): its
-    /// tokens are then not response text, and `maximumResponseTokens` does not cut them.
+    /// Whether the model is calling tools (from the opening tag of the first call to the end of the turn; under
+    /// `.required`, from the start, where the call is opened): its tokens are then not response text, and
+    /// `maximumResponseTokens` does not cut them, so a budget of 0 still makes the required call.
     package var isCallingTools: Bool {
         switch phase {
         case .call, .afterCall: true
         case .done: !calls.isEmpty
-        case .start, .text, .value: false
+        case .start: mode == .required
+        case .text, .value: false
         }
     }
 
