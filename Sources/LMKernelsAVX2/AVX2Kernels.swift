@@ -42,28 +42,30 @@ package enum AVX2Kernels {
     /// The table entry of a format whose decode and prefill both run on ``AVX2DecodeTiles`` when the
     /// matrix was prepared with them, else on the row kernel.
     private static func tiledEntry<F: AVX2DecodeTileFormat>(_: F.Type) -> DotKernel {
-        DotKernel(activationFormat: F.activationFormat,
-                  matVec: { w, x, t, y, rows in
-                      if let tiles = w.tiles {
-                          AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
-                      } else {
-                          RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
-                      }
-                  },
-                  matMul: { w, x, y, rows in
-                      if let tiles = w.tiles {
-                          AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
-                      } else {
-                          RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
-                      }
-                  },
-                  matVecs: { w, x, y, rows in
-                      if let tiles = w.tiles {
-                          AVX2DecodeTiles<F>.matVecs(w, tiles, x, into: y, rows: rows)
-                      } else {
-                          for t in 0..<x.nTokens { RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y + t * w.rows, rows: rows) }
-                      }
-                  })
+        let matVec: @Sendable (WeightMatrix, ActivationRows, Int, UnsafeMutablePointer<Float>, Range<Int>) -> Void = { w, x, t, y, rows in
+            if let tiles = w.tiles {
+                AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
+            } else {
+                RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
+            }
+        }
+        let byToken = DotKernel.tokenByToken(matVec)
+        return DotKernel(activationFormat: F.activationFormat,
+                         matVec: matVec,
+                         matMul: { w, x, y, rows in
+                             if let tiles = w.tiles {
+                                 AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
+                             } else {
+                                 RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                             }
+                         },
+                         matVecs: { w, x, y, rows in
+                             if let tiles = w.tiles {
+                                 AVX2DecodeTiles<F>.matVecs(w, tiles, x, into: y, rows: rows)
+                             } else {
+                                 byToken(w, x, y, rows)
+                             }
+                         })
     }
 
     /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0), or nil for

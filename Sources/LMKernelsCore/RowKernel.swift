@@ -22,9 +22,9 @@ public struct DotKernel: Sendable {
     /// `y[t * w.rows + r] = w[r] · x[t]` for all tokens `t` and `r` in the range.
     public let matMul: @Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void
     /// `y[t * w.rows + r]` for all tokens `t` and `r` in the range, each token's values bit for bit
-    /// those of `matVec` over the same range (a batched decode step); nil where the caller loops
-    /// `matVec` over the tokens itself.
-    public let matVecs: (@Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void)?
+    /// those of `matVec` over the same range (a batched decode step); by default
+    /// ``tokenByToken(_:)`` of `matVec`.
+    public let matVecs: @Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void
 
     @inlinable
     public init(activationFormat: ActivationFormat,
@@ -34,6 +34,25 @@ public struct DotKernel: Sendable {
         self.activationFormat = activationFormat
         self.matVec = matVec
         self.matMul = matMul
-        self.matVecs = matVecs
+        self.matVecs = matVecs ?? Self.tokenByToken(matVec)
+    }
+
+    /// Weight rows swept over every token at a time by ``tokenByToken(_:)``: a multiple of the 8-row
+    /// decode tiles, so a stretch splits no tile the one-token product computes whole.
+    public static let stretch = 32
+
+    /// `matVec` for every token, ``stretch`` weight rows at a time, so each stretch is read once for
+    /// all tokens while it sits in cache.
+    @inlinable
+    public static func tokenByToken(_ matVec: @escaping @Sendable (WeightMatrix, ActivationRows, Int, UnsafeMutablePointer<Float>, Range<Int>) -> Void)
+        -> @Sendable (WeightMatrix, ActivationRows, UnsafeMutablePointer<Float>, Range<Int>) -> Void {
+        { w, x, y, rows in
+            var r = rows.lowerBound
+            while r < rows.upperBound {
+                let next = min(rows.upperBound, (r / stretch + 1) * stretch)
+                for t in 0..<x.nTokens { matVec(w, x, t, y + t * w.rows, r..<next) }
+                r = next
+            }
+        }
     }
 }

@@ -77,10 +77,6 @@ public enum MatMul {
         let kernel: DotKernel, w: WeightMatrix, x: QuantizedActivations, y: UnsafeMutablePointer<Float>
         var independentRows = false
 
-        /// Weight rows swept over every token at a time when rows are independent: a multiple of the
-        /// 8-row decode tiles, so a stretch splits no tile the one-token product computes whole.
-        static let stretch = 32
-
         /// Runs the rows of `w` that fall in `rows` of a concatenated row space where `w`
         /// occupies `offset..<end` (`offset` 0 and `end` `w.rows` for a single product).
         @inline(__always)
@@ -89,16 +85,8 @@ public enum MatMul {
             guard lo < hi else { return }
             if x.nTokens == 1 {
                 kernel.matVec(w, x.rows, 0, y, (lo - offset)..<(hi - offset))
-            } else if independentRows, let matVecs = kernel.matVecs {
-                matVecs(w, x.rows, y, (lo - offset)..<(hi - offset))
             } else if independentRows {
-                var r = lo - offset
-                let end = hi - offset
-                while r < end {
-                    let next = min(end, (r / Self.stretch + 1) * Self.stretch)
-                    for t in 0..<x.nTokens { kernel.matVec(w, x.rows, t, y + t * w.rows, r..<next) }
-                    r = next
-                }
+                kernel.matVecs(w, x.rows, y, (lo - offset)..<(hi - offset))
             } else {
                 kernel.matMul(w, x.rows, y, (lo - offset)..<(hi - offset))
             }
