@@ -39,22 +39,24 @@ package struct TranscriptRenderer: Sendable {
         self.tokenizer = tokenizer
         self.toolSyntax = toolSyntax
         self.unsupportedToolCalls = unsupportedToolCalls
-        toolOutputRole = switch format {
-        case .native: .tool
+        switch format {
+        case .native:
+            toolOutputRole = .tool
+            printsSystemMessages = true
         case .jinja(let template):
-            Self.printsToolMessages(template) ? .tool : .user
-        }
-        printsSystemMessages = switch format {
-        case .native: true
-        case .jinja(let template): Self.printsSystemMessages(template)
+            // A tool output after an answer, and a system message opening the conversation.
+            toolOutputRole = Self.shows(template, [.init(role: .user, content: "u"), .init(role: .assistant, content: "a"),
+                                                   .init(role: .tool, content: Self.probe)]) ? .tool : .user
+            printsSystemMessages = Self.shows(template, [.init(role: .system, content: Self.probe), .init(role: .user, content: "u")])
         }
     }
 
-    /// Whether `template` shows the text of a system message that opens the conversation.
-    private static func printsSystemMessages(_ template: JinjaChatTemplate) -> Bool {
-        let probe = "probe_system_text_5"
-        let messages = [ChatMessage(role: .system, content: probe), ChatMessage(role: .user, content: "u")]
-        return (try? template.render(messages, addGenerationPrompt: true).text.contains(probe)) ?? false
+    private static let probe = "probe_message_text_5"
+
+    /// Whether `template` renders `messages` with the text of the one whose content is ``probe`` (false when it
+    /// refuses them).
+    private static func shows(_ template: JinjaChatTemplate, _ messages: [ChatMessage]) -> Bool {
+        (try? template.render(messages, addGenerationPrompt: true).text.contains(probe)) ?? false
     }
 
     /// `messages` with each system message's text moved to the start of the next user message (joined by a
@@ -74,13 +76,6 @@ package struct TranscriptRenderer: Sendable {
         }
         if let pending { merged.append(PromptMessage(role: .user, content: pending)) }
         return merged
-    }
-
-    /// Whether `template` shows the text of a `tool` message that follows an answer.
-    private static func printsToolMessages(_ template: JinjaChatTemplate) -> Bool {
-        let probe = "probe_tool_output_5"
-        let messages = [ChatMessage(role: .user, content: "u"), ChatMessage(role: .assistant, content: "a"), ChatMessage(role: .tool, content: probe)]
-        return (try? template.render(messages, addGenerationPrompt: true).text.contains(probe)) ?? false
     }
 
     /// The envelope layout of ``toolSyntax``.
