@@ -1,0 +1,22 @@
+/// Bounds the decoders apply before allocating.
+public struct ImageDecodingLimits: Sendable, Equatable {
+    /// The most pixels (width times height) an image may declare. Default 64 megapixels (64 * 2^20):
+    /// a 8192x8192 image. The decoders hold the RGB output (3 bytes a pixel) and, for JPEG, the
+    /// coefficients (2 bytes a sample) and the component planes, so peak memory is about 12 bytes a pixel
+    /// for a 4:4:4 JPEG, under 1 GB at the default limit.
+    public var maxPixelCount: Int
+
+    public init(maxPixelCount: Int = 64 << 20) {
+        self.maxPixelCount = maxPixelCount
+    }
+
+    /// Checks a declared size: both sides non-zero and the product within ``maxPixelCount`` (computed
+    /// without overflow).
+    func check(width: Int, height: Int) throws(ImageDecodingError) {
+        guard width > 0, height > 0 else { throw .zeroSize(width: width, height: height) }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, count <= maxPixelCount else {
+            throw .tooManyPixels(width: width, height: height, limit: maxPixelCount)
+        }
+    }
+}
