@@ -8,8 +8,14 @@
 enum JPEGDecoder {
     static func hasSignature(_ bytes: [UInt8]) -> Bool { bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8 }
 
+    /// Each scan costs a pass over every block, so a file of many tiny scans could take time out of
+    /// proportion to its size; libjpeg-turbo's tools cap scans the same way (`djpeg -maxscans`). Encoders
+    /// write about 10 for a progressive file.
+    static let maxScans = 1000
+
     /// - Throws: ``ImageDecodingError``: `.truncated` when the file ends inside a segment or the scan data, or
-    ///   before EOI; `.unsupported` for arithmetic coding, lossless, hierarchical, 12-bit, CMYK, DNL;
+    ///   before EOI; `.unsupported` for arithmetic coding, lossless, hierarchical, 12-bit, CMYK, DNL, more
+    ///   than ``maxScans`` scans;
     ///   `.missing` for a scan before SOF, no scan, a component no scan covers, an undefined table;
     ///   `.invalidValue` for bad segment fields; `.invalidHuffmanTable`; `.corruptImageData`.
     static func decode(_ bytes: [UInt8], limits: ImageDecodingLimits) throws(ImageDecodingError) -> DecodedImage {
@@ -23,6 +29,7 @@ enum JPEGDecoder {
         var sawJFIF = false
         var adobeTransform: Int?
         var scanned = Set<Int>()
+        var scanCount = 0
         var p = 2
         while true {
             // Fill bytes (0xFF) may precede a marker.
@@ -68,6 +75,8 @@ enum JPEGDecoder {
                 }
             case 0xDA:
                 guard var current = frame else { throw .missing(part: "SOF before SOS") }
+                scanCount += 1
+                guard scanCount <= maxScans else { throw .unsupported(feature: "JPEG with more than \(maxScans) scans") }
                 let scan = try JPEGScan(bytes, start: start, end: end, frame: current)
                 for c in scan.components where current.components[c].quantization == nil {
                     let t = current.components[c].quantTable

@@ -28,10 +28,9 @@ struct JPEGScanDecoder {
     mutating func decode(into frame: inout JPEGFrame) throws(ImageDecodingError) -> Int {
         let needsDC = scan.ss == 0
         let needsAC = scan.se > 0
-        for (i, c) in scan.components.enumerated() {
+        for i in scan.components.indices {
             if needsDC && scan.ah == 0 && dcTables[scan.dcTables[i]] == nil { throw .missing(part: "DHT DC table \(scan.dcTables[i])") }
             if needsAC && acTables[scan.acTables[i]] == nil { throw .missing(part: "DHT AC table \(scan.acTables[i])") }
-            _ = c
         }
         // Take the coefficient arrays out of the frame while decoding, so writing them copies nothing.
         var coefficients = scan.components.map { _ in [Int16]() }
@@ -103,8 +102,12 @@ struct JPEGScanDecoder {
         return bytes.count
     }
 
-    private func badCode() -> ImageDecodingError {
-        .corruptImageData(detail: "Huffman code not in its table", offset: reader.position)
+    private func badCode() -> ImageDecodingError { corrupt("Huffman code not in its table") }
+
+    /// Corrupt data, unless the bits were invented past the end of a truncated file.
+    private func corrupt(_ detail: String) -> ImageDecodingError {
+        if reader.isOverrun && reader.reachedEndOfFile { return .truncated(part: "entropy-coded data", offset: dataStart) }
+        return .corruptImageData(detail: detail, offset: reader.position)
     }
 
     @inline(__always)
@@ -136,7 +139,7 @@ struct JPEGScanDecoder {
                 let r = rs >> 4, s = rs & 15
                 if s != 0 {
                     k += r
-                    guard k <= scan.se else { throw .corruptImageData(detail: "coefficient run past the end of the block", offset: reader.position) }
+                    guard k <= scan.se else { throw corrupt("coefficient run past the end of the block") }
                     c[o + zz[k]] = Int16(truncatingIfNeeded: reader.receiveExtend(s) &<< al)
                     k += 1
                 } else if r == 15 {
@@ -166,7 +169,7 @@ struct JPEGScanDecoder {
                 var r = rs >> 4
                 var s: Int16 = 0
                 if rs & 15 != 0 {
-                    guard rs & 15 == 1 else { throw .corruptImageData(detail: "refinement coefficient of size \(rs & 15)", offset: reader.position) }
+                    guard rs & 15 == 1 else { throw corrupt("refinement coefficient of size \(rs & 15)") }
                     s = reader.bits(1) != 0 ? p1 : m1
                 } else if r != 15 {
                     eobRun = 1 << r

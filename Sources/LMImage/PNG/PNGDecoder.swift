@@ -13,7 +13,7 @@ enum PNGDecoder {
     static func decode(_ bytes: [UInt8], limits: ImageDecodingLimits) throws(ImageDecodingError) -> DecodedImage {
         guard hasSignature(bytes) else { throw .unrecognizedFormat(prefix: Array(bytes.prefix(8))) }
         var chunks = PNGChunkReader(bytes)
-        guard let first = try chunks.next() else { throw .missing(part: "IHDR") }
+        guard let first = try chunks.next() else { throw .truncated(part: "chunk header", offset: 8) }
         guard first.type == "IHDR" else { throw .missing(part: "IHDR (first chunk is \(first.type))") }
         guard first.length == 13 else { throw .invalidValue(field: "IHDR length", value: first.length, offset: first.offset) }
         let header = try PNGHeader(bytes, at: first.dataStart, limits: limits)
@@ -42,8 +42,8 @@ enum PNGDecoder {
             }
             if sawIEND { break }
         }
-        guard let idatOffset else { throw .missing(part: "IDAT") }
         guard sawIEND else { throw .truncated(part: "PNG chunk stream (no IEND)", offset: chunks.position) }
+        guard let idatOffset else { throw .missing(part: "IDAT") }
         if header.colorType == .palette && palette.isEmpty { throw .missing(part: "PLTE") }
 
         var data = try Inflate.zlib(compressed, expectedSize: header.inflatedSize, fileOffset: idatOffset)
