@@ -19,6 +19,20 @@ enum TestImages {
         PNGDecoder.signature + ihdr + chunks.flatMap { $0 } + chunk("IEND", [])
     }
 
+    /// `png` with every chunk's CRC recomputed, so corruption reaches the decoder behind the CRC check.
+    static func fixingCRCs(_ png: [UInt8]) -> [UInt8] {
+        var out = png
+        var p = 8
+        while p + 12 <= out.count {
+            let length = Int(out[p]) << 24 | Int(out[p + 1]) << 16 | Int(out[p + 2]) << 8 | Int(out[p + 3])
+            guard length <= out.count - p - 12 else { break }
+            let crc = u32(Int(CRC32.checksum(out, p + 4..<p + 8 + length)))
+            out.replaceSubrange(p + 8 + length..<p + 12 + length, with: crc)
+            p += 12 + length
+        }
+        return out
+    }
+
     /// A zlib stream of stored blocks holding `raw`, with a correct Adler-32 unless `adler` is given.
     static func zlibStored(_ raw: [UInt8], adler: UInt32? = nil) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
