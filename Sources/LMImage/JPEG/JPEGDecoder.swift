@@ -92,90 +92,16 @@ enum JPEGDecoder {
                 break  // APPn, COM and other segments carry nothing the pixels need.
             }
         }
-        guard let frame else { throw .missing(part: "SOF") }
+        guard var frame else { throw .missing(part: "SOF") }
         for c in frame.components.indices where !scanned.contains(c) {
             throw .missing(part: "scan data for component \(frame.components[c].id)")
         }
         let ids = frame.components.map(\.id)
         let isRGB = frame.components.count == 3 && !sawJFIF
             && (adobeTransform.map { $0 == 0 } ?? (ids == [0x52, 0x47, 0x42]))
-        var image = reconstruct(frame, isRGB: isRGB)
+        var image = reconstruct(&frame, isRGB: isRGB)
         image.orientation = orientation
         return image
-    }
-
-    /// IDCT of every block, upsampling, colour conversion.
-    static func reconstruct(_ frame: JPEGFrame, isRGB: Bool) -> DecodedImage {
-        var workspace = [Int](repeating: 0, count: 64)
-        var planes: [[UInt8]] = []
-        for component in frame.components {
-            let stride = component.paddedBlocksPerLine * 8
-            var samples = [UInt8](repeating: 0, count: stride * component.paddedBlocksPerColumn * 8)
-            let quant = component.quantization ?? [Int](repeating: 1, count: 64)
-            for row in 0..<component.blocksPerColumn {
-                for col in 0..<component.blocksPerLine {
-                    JPEGIDCT.transform(
-                        component.coefficients, at: (row * component.paddedBlocksPerLine + col) * 64, quant: quant,
-                        workspace: &workspace, into: &samples, at: row * 8 * stride + col * 8, stride: stride)
-                }
-            }
-            let plane = JPEGUpsample.Plane(samples: samples, stride: stride, width: component.sampleWidth, height: component.sampleHeight)
-            planes.append(JPEGUpsample.upsample(
-                plane, hScale: frame.hMax / component.h, vScale: frame.vMax / component.v,
-                outWidth: frame.width, outHeight: frame.height))
-        }
-        let count = frame.width * frame.height
-        let pixels: [UInt8]
-        if planes.count == 3 {
-            pixels = JPEGColor.interleave(planes, count: count, isRGB: isRGB)
-        } else {
-            var grey = [UInt8](repeating: 0, count: count * 3)
-            for i in 0..<count {
-                grey[3 * i] = planes[0][i]
-                grey[3 * i + 1] = planes[0][i]
-                grey[3 * i + 2] = planes[0][i]
-            }
-            pixels = grey
-        }
-        return DecodedImage(width: frame.width, height: frame.height, pixels: pixels)
-    }
-
-    /// DHT (T.81 B.2.4.2): one or more tables, each class/index, 16 counts and the symbols.
-    static func readHuffmanTables(
-        _ bytes: [UInt8], start: Int, end: Int, dc: inout [JPEGHuffmanTable?], ac: inout [JPEGHuffmanTable?]
-    ) throws(ImageDecodingError) {
-        var p = start
-        while p < end {
-            guard end - p >= 17 else { throw .truncated(part: "DHT segment", offset: p) }
-            let tableClass = Int(bytes[p] >> 4), index = Int(bytes[p] & 15)
-            guard tableClass <= 1, index <= 3 else { throw .invalidValue(field: "DHT class and index", value: Int(bytes[p]), offset: p) }
-            let counts = (0..<16).map { Int(bytes[p + 1 + $0]) }
-            let total = counts.reduce(0, +)
-            guard total <= 256 else { throw .invalidHuffmanTable(detail: "DHT table with \(total) symbols") }
-            guard end - p - 17 >= total else { throw .truncated(part: "DHT segment", offset: p) }
-            let symbols = Array(bytes[(p + 17)..<(p + 17 + total)])
-            let table = try JPEGHuffmanTable(counts: counts, symbols: symbols, isDC: tableClass == 0)
-            if tableClass == 0 { dc[index] = table } else { ac[index] = table }
-            p += 17 + total
-        }
-    }
-
-    /// DQT (T.81 B.2.4.1): 8- or 16-bit tables in zig-zag order, stored here in natural order.
-    static func readQuantTables(_ bytes: [UInt8], start: Int, end: Int, into tables: inout [[Int]?]) throws(ImageDecodingError) {
-        var p = start
-        while p < end {
-            let precision = Int(bytes[p] >> 4), index = Int(bytes[p] & 15)
-            guard precision <= 1, index <= 3 else { throw .invalidValue(field: "DQT precision and index", value: Int(bytes[p]), offset: p) }
-            let size = precision == 0 ? 64 : 128
-            guard end - p - 1 >= size else { throw .truncated(part: "DQT segment", offset: p) }
-            var table = [Int](repeating: 0, count: 64)
-            for k in 0..<64 {
-                let value = precision == 0 ? Int(bytes[p + 1 + k]) : Int(bytes[p + 1 + 2 * k]) << 8 | Int(bytes[p + 2 + 2 * k])
-                table[JPEGScan.naturalOrder[k]] = value
-            }
-            tables[index] = table
-            p += 1 + size
-        }
     }
 
     static func segmentName(_ marker: Int) -> String {
