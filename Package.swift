@@ -3,7 +3,8 @@ import PackageDescription
 
 // Module arrows point one way:
 //   LMGGUF (file format) -> LMKernels (tensor kernels) -> LMTransformer (model) -> LMSession (API)
-//   LMTokenizer depends only on LMGGUF; LMGrammar and LMJinja depend on nothing;
+//   LMTokenizer depends only on LMGGUF; LMGrammar, LMJinja and LMImage (PNG and JPEG decoded to RGB for image
+//   attachments) depend on nothing;
 //   LMTransformer uses LMJinja to render a GGUF's own chat template.
 //   LMGeneration (the decode step: sample, constrain, detokenize; stop rules) sits on LMTransformer,
 //   LMTokenizer and LMGrammar; the session and the command line both decode through it. A module of its
@@ -58,6 +59,7 @@ let package = Package(
         .target(name: "LMTransformer", dependencies: ["LMGGUF", "LMKernels", "LMTokenizer", "LMJinja"]),
         .target(name: "LMGrammar"),
         .target(name: "LMJinja"),
+        .target(name: "LMImage"),
         .target(name: "LMGeneration", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
         .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "LMJinja"]),
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
@@ -70,6 +72,7 @@ let package = Package(
         .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMTokenizer", "LMGGUF", "LMJinja", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
+        .testTarget(name: "LMImageTests", dependencies: ["LMImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
         // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
         .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
