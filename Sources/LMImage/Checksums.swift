@@ -1,6 +1,6 @@
 /// CRC-32 (ISO 3309 / ITU-T V.42, reflected polynomial 0xEDB88320), as PNG computes it over a chunk's type
 /// and data (PNG specification, Annex D).
-enum CRC32 {
+package enum CRC32 {
     static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
@@ -8,7 +8,7 @@ enum CRC32 {
     }
 
     /// The CRC of `bytes[range]`.
-    static func checksum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { t in
             for i in range { c = t[Int((c ^ UInt32(bytes[i])) & 0xFF)] ^ (c >> 8) }
@@ -18,8 +18,8 @@ enum CRC32 {
 }
 
 /// Adler-32 (RFC 1950, section 8.2), the zlib stream's checksum of the inflated bytes.
-enum Adler32 {
-    static func checksum(_ bytes: [UInt8], count: Int) -> UInt32 {
+package enum Adler32 {
+    package static func checksum(_ bytes: [UInt8], count: Int) -> UInt32 {
         var a: UInt32 = 1, b: UInt32 = 0
         var i = 0
         while i < count {

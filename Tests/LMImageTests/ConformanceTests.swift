@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LMImage
+import LMImage
 
 /// The decoders against Pillow's decode of the same files (Fixtures, written by Scripts/image-fixtures).
 @Suite struct ConformanceTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import LMImage
+import LMImage
 
 /// The EXIF reader on APP1 payloads built in code (TIFF 6.0 layout), both byte orders.
 @Suite struct EXIFOrientationTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LMImage
+import LMImage
 
 /// Malformed, truncated and hostile JPEG files, made in memory by editing Pillow-written fixtures: each is
 /// refused with the specific error.

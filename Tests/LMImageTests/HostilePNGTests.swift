@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LMImage
+import LMImage
 
 /// Malformed, truncated and hostile PNG files, built in memory: each is refused with the specific error.
 @Suite struct HostilePNGTests {

@@ -1,4 +1,4 @@
-@testable import LMImage
+import LMImage
 
 /// Builds image files in memory for the hostile-input tests: PNG chunks, zlib streams and raw DEFLATE bits.
 enum TestImages {

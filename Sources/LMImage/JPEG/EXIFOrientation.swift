@@ -1,10 +1,10 @@
 /// Reads the orientation tag (0x0112) from an APP1 `Exif` segment: a TIFF header (byte order `II` or `MM`,
 /// 42, the offset of IFD0) and IFD0's 12-byte entries (TIFF 6.0, section 2; EXIF 2.3, section 4.6.4).
-enum EXIFOrientation {
+package enum EXIFOrientation {
     /// The orientation in the APP1 data `bytes[start..<end]`, or nil when the segment is not EXIF, has no
     /// orientation tag, holds a value outside 1...8, or is malformed (metadata never fails a decode, as in
     /// libjpeg and Pillow).
-    static func read(_ bytes: [UInt8], start: Int, end: Int) -> ImageOrientation? {
+    package static func read(_ bytes: [UInt8], start: Int, end: Int) -> ImageOrientation? {
         let header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
         guard end - start >= 14, Array(bytes[start..<start + 6]) == header else { return nil }
         let tiff = start + 6

@@ -1,8 +1,8 @@
 /// Decodes PNG files (PNG specification, 3rd edition, W3C 2025): every colour type and bit depth, Adam7
 /// interlacing, into 8-bit RGB as ``DecodedImage`` describes (alpha and tRNS dropped, 16-bit samples keep
 /// their high byte, grey of 1, 2 and 4 bits scaled to 0...255).
-enum PNGDecoder {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+package enum PNGDecoder {
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     static func hasSignature(_ bytes: [UInt8]) -> Bool { bytes.starts(with: signature) }
 
