@@ -19,6 +19,11 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
     /// The declared width times height exceeds ``ImageDecodingLimits/maxPixelCount``; refused before
     /// anything is allocated.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The file is too small to hold an image of the declared size: it needs at least `needed` bytes of
+    /// compressed data and holds `available` (from `offset`). Checked before the image is allocated, so a tiny
+    /// file declaring a huge image costs nothing. The bounds: DEFLATE yields at most 1032 bytes per input byte
+    /// (a 258-byte match in 2 bits); a JPEG's first scan spends at least 1 bit a block.
+    case tooLittleData(needed: Int, available: Int, offset: Int)
     /// A header field holds a value the format does not allow (`field` names it, e.g. `"IHDR bit depth"`,
     /// `"SOF component sampling factor"`).
     case invalidValue(field: String, value: Int, offset: Int)
@@ -50,6 +55,8 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
         case .adler32Mismatch(let stored, let computed): "zlib Adler-32 mismatch: stored \(stored), computed \(computed)"
         case .zeroSize(let w, let h): "image size \(w)x\(h) has no pixels"
         case .tooManyPixels(let w, let h, let limit): "image size \(w)x\(h) exceeds the limit of \(limit) pixels"
+        case .tooLittleData(let needed, let available, let offset):
+            "the declared size needs at least \(needed) bytes of compressed data; the file holds \(available) from offset \(offset)"
         case .invalidValue(let field, let value, let offset): "\(field) \(value) at offset \(offset) is not allowed"
         case .missing(let part): "\(part) is missing"
         case .unsupported(let feature): "unsupported: \(feature)"

@@ -54,6 +54,14 @@ import LMImage
         #expect(Self.error(file) == .tooManyPixels(width: width, height: height, limit: 64 << 20))
     }
 
+    @Test func aSmallFileDeclaringALargeImageIsRefusedBeforeInflating() {
+        // 8192 x 8192 16-bit RGBA inflates to 8192 * (1 + 8 * 8192) bytes; 1032:1 is DEFLATE's best ratio.
+        let idat = TestImages.zlibStored(Self.raw)
+        let file = TestImages.png(TestImages.ihdr(width: 8192, height: 8192, depth: 16, colorType: 6), [TestImages.chunk("IDAT", idat)])
+        let needed: Int = 8192 * (1 + 8 * 8192) / 1032
+        #expect(Self.error(file) == .tooLittleData(needed: needed, available: idat.count, offset: Self.idatOffset))
+    }
+
     @Test func theLimitIsTheCallers() {
         let file = Self.greyPNG(idat: TestImages.zlibStored(Self.raw))
         let limit = ImageDecodingLimits(maxPixelCount: 7)

@@ -29,7 +29,7 @@ struct JPEGFrame {
     /// - Throws: `.unsupported` for 12-bit samples or 2 or 4 components, `.invalidValue` for sampling factors
     ///   outside 1...4, fractional ratios, a quantisation table index above 3 or a repeated component id,
     ///   `.zeroSize` (a height of 0 needs DNL, reported as unsupported) and `.tooManyPixels` before any
-    ///   coefficient is allocated.
+    ///   coefficient is allocated; `.tooLittleData` when the rest of the file cannot code that many blocks.
     init(_ bytes: [UInt8], start: Int, end: Int, progressive: Bool, limits: ImageDecodingLimits) throws(ImageDecodingError) {
         guard end - start >= 6 else { throw .truncated(part: "SOF segment", offset: start) }
         let precision = Int(bytes[start])
@@ -64,6 +64,13 @@ struct JPEGFrame {
         }
         mcusPerLine = (width + 8 * hMax - 1) / (8 * hMax)
         mcusPerColumn = (height + 8 * vMax - 1) / (8 * vMax)
+        // Every block costs at least one bit (its DC code) in the first scan that covers it, so a file too
+        // short for that is refused before the coefficients are allocated.
+        var blocks = 0
+        for c in parsed {
+            blocks += ((width * c.h + hMax - 1) / hMax + 7) / 8 * (((height * c.v + vMax - 1) / vMax + 7) / 8)
+        }
+        guard bytes.count - end >= blocks / 8 else { throw .tooLittleData(needed: blocks / 8, available: bytes.count - end, offset: end) }
         components = []
         for c in parsed {
             let sampleWidth = (width * c.h + hMax - 1) / hMax

@@ -46,6 +46,10 @@ package enum PNGDecoder {
         guard let idatOffset else { throw .missing(part: "IDAT") }
         if header.colorType == .palette && palette.isEmpty { throw .missing(part: "PLTE") }
 
+        // DEFLATE's best ratio is 1032:1 (a 258-byte match in 2 bits); less data cannot fill the image.
+        guard compressed.count >= header.inflatedSize / 1032 else {
+            throw .tooLittleData(needed: header.inflatedSize / 1032, available: compressed.count, offset: idatOffset)
+        }
         var data = try Inflate.zlib(compressed, expectedSize: header.inflatedSize, fileOffset: idatOffset)
         var pixels = [UInt8](repeating: 0, count: header.width * header.height * 3)
         var start = 0
