@@ -43,6 +43,14 @@ import LMImage
         #expect(maxDifference <= JPEGTolerance.perChannel, "max difference \(maxDifference)")
     }
 
+    @Test func aFileURLDecodesAsItsBytesDo() throws {
+        let fixture = try #require(Fixture.jpeg.first { $0.orientation == 6 })
+        let url = try #require(Fixture.directory).appendingPathComponent(fixture.file)
+        let image = try DecodedImage(contentsOf: url)
+        #expect(image == (try DecodedImage(data: fixture.imageData())))
+        #expect(image.orientation == .right)
+    }
+
     @Test(arguments: Fixture.orientations)
     func applyingAnOrientationTurnsPixelsAsPillowsExifTranspose(_ fixture: Fixture) throws {
         let orientation = try #require(fixture.applyOrientation.flatMap { ImageOrientation(rawValue: UInt8($0)) })
