@@ -154,6 +154,41 @@ import LMImage
         #expect(Self.error(withoutFrame) == .missing(part: "SOF before SOS"))
     }
 
+    /// Each scan's bytes, from its SOS marker to the marker after its entropy-coded data.
+    static func scans(in bytes: [UInt8]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var p = 2
+        while p + 4 <= bytes.count, bytes[p] == 0xFF, bytes[p + 1] != 0xD9 {
+            let segmentEnd = p + 2 + (Int(bytes[p + 2]) << 8 | Int(bytes[p + 3]))
+            guard bytes[p + 1] == 0xDA else {
+                p = segmentEnd
+                continue
+            }
+            var q = segmentEnd
+            while q + 1 < bytes.count && !(bytes[q] == 0xFF && bytes[q + 1] != 0 && !(0xD0...0xD7).contains(bytes[q + 1])) { q += 1 }
+            result.append(p..<q)
+            p = q
+        }
+        return result
+    }
+
+    @Test func scansThatVisitEachCoefficientTooOftenAreRefused() throws {
+        // A progressive file with its first full-band AC scan (Ss 1, Se 63, Ah 0) repeated 60 times: each
+        // repeat decodes as the original did, and the total passes 16 visits a coefficient.
+        let file = try Self.file("progressive-444-33x21.jpg")
+        let scan = try #require(Self.scans(in: file).first { file[$0.lowerBound + 4] == 1 && file[$0.lowerBound + 7] == 1 && file[$0.lowerBound + 8] == 63 && file[$0.lowerBound + 9] >> 4 == 0 })
+        let repeated = Array(file[..<scan.upperBound]) + (0..<60).flatMap { _ in file[scan] } + Array(file[scan.upperBound...])
+        guard case .corruptImageData(let detail, let offset) = Self.error(repeated) else {
+            Issue.record("expected corrupt image data")
+            return
+        }
+        #expect(detail == "scans visit the coefficients more than 16 times over")
+        #expect(offset > scan.upperBound)
+        // Ten repeats stay within the bound and decode.
+        let few = Array(file[..<scan.upperBound]) + (0..<10).flatMap { _ in file[scan] } + Array(file[scan.upperBound...])
+        #expect(Self.error(few) == nil)
+    }
+
     @Test(arguments: ["baseline-420-33x21.jpg", "progressive-420-restart2-64x48.jpg", "progressive-grey-33x21.jpg"])
     func randomlyCorruptedFilesThrowOrDecodeButNeverTrap(_ name: String) throws {
         let file = try Self.file(name)

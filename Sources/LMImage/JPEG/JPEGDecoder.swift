@@ -13,9 +13,15 @@ enum JPEGDecoder {
     /// write about 10 for a progressive file.
     static let maxScans = 1000
 
+    /// The scans may visit each coefficient at most this many times in all (spectral bands partition a block,
+    /// and successive approximation refines a coefficient once per bit, 14 at most): a bound on decoding time
+    /// that no encoder's file reaches, where a file of refinement scans with long end-of-band runs would
+    /// otherwise cost 63 steps a block per scan for a few bytes each.
+    static let maxVisitsPerCoefficient = 16
+
     /// - Throws: ``ImageDecodingError``: `.truncated` when the file ends inside a segment or the scan data, or
     ///   before EOI; `.unsupported` for arithmetic coding, lossless, hierarchical, 12-bit, CMYK, DNL, more
-    ///   than ``maxScans`` scans;
+    ///   than ``maxScans`` scans; `.corruptImageData` also for scans past ``maxVisitsPerCoefficient``;
     ///   `.missing` for a scan before SOF, no scan, a component no scan covers, an undefined table;
     ///   `.invalidValue` for bad segment fields; `.invalidHuffmanTable`; `.corruptImageData`.
     static func decode(_ bytes: [UInt8], limits: ImageDecodingLimits) throws(ImageDecodingError) -> DecodedImage {
@@ -30,6 +36,7 @@ enum JPEGDecoder {
         var adobeTransform: Int?
         var scanned = Set<Int>()
         var scanCount = 0
+        var coefficientVisits = 0
         var p = 2
         while true {
             // Fill bytes (0xFF) may precede a marker.
@@ -78,6 +85,10 @@ enum JPEGDecoder {
                 scanCount += 1
                 guard scanCount <= maxScans else { throw .unsupported(feature: "JPEG with more than \(maxScans) scans") }
                 let scan = try JPEGScan(bytes, start: start, end: end, frame: current)
+                coefficientVisits += scan.blockCount(in: current) * (scan.se - scan.ss + 1)
+                guard coefficientVisits <= maxVisitsPerCoefficient * current.paddedCoefficientCount else {
+                    throw .corruptImageData(detail: "scans visit the coefficients more than \(maxVisitsPerCoefficient) times over", offset: start - 4)
+                }
                 for c in scan.components where current.components[c].quantization == nil {
                     let t = current.components[c].quantTable
                     guard let table = quantTables[t] else { throw .missing(part: "DQT table \(t)") }

@@ -25,6 +25,9 @@ struct JPEGFrame {
     var mcusPerLine: Int, mcusPerColumn: Int
     var components: [Component]
 
+    /// Coefficients stored for all components (64 a block, whole MCUs).
+    var paddedCoefficientCount: Int { components.reduce(0) { $0 + $1.paddedBlocksPerLine * $1.paddedBlocksPerColumn * 64 } }
+
     /// Parses the SOF segment data `bytes[start..<end]`.
     /// - Throws: `.unsupported` for 12-bit samples or 2 or 4 components, `.invalidValue` for sampling factors
     ///   outside 1...4, fractional ratios, a quantisation table index above 3 or a repeated component id,

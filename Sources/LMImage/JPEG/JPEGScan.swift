@@ -15,6 +15,15 @@ struct JPEGScan {
         35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
     ]
 
+    /// The blocks the scan codes: a single component's own blocks, or whole MCUs of every component in it.
+    func blockCount(in frame: JPEGFrame) -> Int {
+        if components.count == 1 {
+            let c = frame.components[components[0]]
+            return c.blocksPerLine * c.blocksPerColumn
+        }
+        return components.reduce(0) { $0 + frame.components[$1].h * frame.components[$1].v } * frame.mcusPerLine * frame.mcusPerColumn
+    }
+
     /// Parses the SOS segment data `bytes[start..<end]` against `frame`.
     /// - Throws: `.truncated`, `.invalidValue` for an unknown or repeated component, a table index above 3,
     ///   or a spectral/approximation combination T.81 G.1.1.1.1 forbids (as libjpeg's JERR_BAD_PROGRESSION).

@@ -37,7 +37,7 @@ struct PNGHeader: Equatable {
     /// Bytes of one unfiltered row of `pixels` pixels (without the filter-type byte).
     func rowBytes(pixels: Int) -> Int { (pixels * bitsPerPixel + 7) / 8 }
 
-    /// - Parameters: `data`: the 13 bytes of IHDR's data, starting at file offset `offset`.
+    /// - Parameters: `bytes`: the file; IHDR's 13 data bytes start at `offset`.
     /// - Throws: `.invalidValue` for a field out of range, `.zeroSize`, `.tooManyPixels`.
     init(_ bytes: [UInt8], at offset: Int, limits: ImageDecodingLimits) throws(ImageDecodingError) {
         func u32(_ i: Int) -> Int {
