@@ -85,11 +85,28 @@ enum AVX2 {
         return and(unsafeBitCast(w, to: SIMD32<UInt8>.self), bytes(UInt8(truncatingIfNeeded: 0xff >> n)))
     }
 
-    /// Each byte shifted left by 4 (`vpsllw`, then the mask for the bits from the neighbour).
+    /// Each byte shifted left by `n` (< 8): `vpsllw`, then the mask for the bits from the neighbour.
     @inline(__always)
-    static func shiftLeft4(_ a: SIMD32<UInt8>) -> SIMD32<UInt8> {
-        let w = unsafeBitCast(a, to: SIMD16<UInt16>.self) &<< 4
-        return and(unsafeBitCast(w, to: SIMD32<UInt8>.self), bytes(0xf0))
+    static func shiftLeft(_ a: SIMD32<UInt8>, _ n: Int) -> SIMD32<UInt8> {
+        let w = unsafeBitCast(a, to: SIMD16<UInt16>.self) &<< UInt16(truncatingIfNeeded: n)
+        return and(unsafeBitCast(w, to: SIMD32<UInt8>.self), bytes(UInt8(truncatingIfNeeded: 0xff << n)))
+    }
+
+    /// `vpmovsxbw`: 16 signed bytes sign-extended to Int16 lanes (the stdlib's generic conversion
+    /// was not specialised here and ran lane by lane).
+    @inline(__always)
+    static func widen(_ v: SIMD16<Int8>) -> SIMD16<Int16> {
+        var r = SIMD16<Int16>()
+        r._storage._value = Builtin.sext_Vec16xInt8_Vec16xInt16(v._storage._value)
+        return r
+    }
+
+    /// `vpmovzxbw`: 16 unsigned bytes zero-extended to Int16 lanes.
+    @inline(__always)
+    static func widen(_ v: SIMD16<UInt8>) -> SIMD16<Int16> {
+        var r = SIMD16<Int16>()
+        r._storage._value = Builtin.zext_Vec16xInt8_Vec16xInt16(v._storage._value)
+        return r
     }
 
     /// `b` in all 32 bytes (`vpbroadcastb`).

@@ -15,7 +15,7 @@ enum Q5_KAVX2: AVX2SuperBlockFormat {
         let v = block.loadUnaligned(fromByteOffset: Q5_K.qsOffset + 32 * (g >> 1), as: SIMD32<UInt8>.self)
         let low = g & 1 == 0 ? AVX2.and(v, AVX2.bytes(0x0f)) : AVX2.shiftRight(v, 4)
         let qh = block.loadUnaligned(fromByteOffset: Q5_K.qhOffset, as: SIMD32<UInt8>.self)
-        return AVX2.or(low, AVX2.shiftLeft4(AVX2.and(AVX2.shiftRight(qh, g), AVX2.bytes(1))))
+        return AVX2.or(low, AVX2.shiftLeft(AVX2.and(AVX2.shiftRight(qh, g), AVX2.bytes(1)), 4))
     }
 
     @inline(__always)

@@ -25,7 +25,7 @@ enum Q6_KAVX2: AVX2SuperBlockFormat {
         let ql = block.loadUnaligned(fromByteOffset: Q6_K.qlOffset + 64 * n + 32 * (k & 1), as: SIMD32<UInt8>.self)
         let qh = block.loadUnaligned(fromByteOffset: Q6_K.qhOffset + 32 * n, as: SIMD32<UInt8>.self)
         let low = k < 2 ? AVX2.and(ql, AVX2.bytes(0x0f)) : AVX2.shiftRight(ql, 4)
-        return AVX2.or(low, AVX2.shiftLeft4(AVX2.and(AVX2.shiftRight(qh, 2 * k), AVX2.bytes(3))))
+        return AVX2.or(low, AVX2.shiftLeft(AVX2.and(AVX2.shiftRight(qh, 2 * k), AVX2.bytes(3)), 4))
     }
 
     /// Pair sums 0..<8 are weights 0..<16 of the group (sub-scale `2g`), 8..<16 the rest (`2g + 1`).
