@@ -3,7 +3,14 @@ import LMKernelsCore
 
 /// A block format as the decode tiles see it: how one row's block goes into a tile block of 8
 /// rows, and how a tile block is folded against one token's activation block (lane = row).
-protocol AVX2DecodeTileFormat: AVX2BlockFormat {
+protocol AVX2DecodeTileFormat: SendableMetatype {
+    /// The row kernel for rows outside whole tiles (same values up to Float summation order).
+    associatedtype RowDot: RowKernel
+    static var activationFormat: ActivationFormat { get }
+    /// Weights of one block of the file (32 for the legacy formats, 256 for the K-quants).
+    static var weightsPerBlock: Int { get }
+    /// Bytes of one block of one row in the file.
+    static var blockBytes: Int { get }
     /// Bytes of one block of 8 rows in the tile.
     static var tileBlockBytes: Int { get }
     /// Writes row `r`'s (0..<8) block `src` (the file's layout) into tile block `dst`.
@@ -30,6 +37,7 @@ protocol AVX2NibbleFormat: AVX2PackedFormat, AVX2DecodeTileFormat {
 }
 
 extension AVX2NibbleFormat {
+    static var weightsPerBlock: Int { 32 }
     /// Bytes of the reordered fifth bits in a tile block.
     static var fifthBitBytes: Int { qhOffset == nil ? 0 : 32 }
     static var dOffset: Int { 128 + fifthBitBytes }
@@ -122,18 +130,22 @@ extension AVX2NibbleFormat {
 }
 
 extension Q4_0AVX2: AVX2NibbleFormat {
+    typealias RowDot = AVX2BlockDot<Q4_0AVX2>
     static var qsOffset: Int { Q4_0.qsOffset }
     static var qhOffset: Int? { nil }
 }
 extension Q4_1AVX2: AVX2NibbleFormat {
+    typealias RowDot = AVX2BlockDot<Q4_1AVX2>
     static var qsOffset: Int { Q4_1.qsOffset }
     static var qhOffset: Int? { nil }
 }
 extension Q5_0AVX2: AVX2NibbleFormat {
+    typealias RowDot = AVX2BlockDot<Q5_0AVX2>
     static var qsOffset: Int { Q5_0.qsOffset }
     static var qhOffset: Int? { Q5_0.qhOffset }
 }
 extension Q5_1AVX2: AVX2NibbleFormat {
+    typealias RowDot = AVX2BlockDot<Q5_1AVX2>
     static var qsOffset: Int { Q5_1.qsOffset }
     static var qhOffset: Int? { Q5_1.qhOffset }
 }
@@ -142,6 +154,8 @@ extension Q5_1AVX2: AVX2NibbleFormat {
 /// row `r`'s weights `4k..<4k+4`, then the 8 rows' f16 `d`: as large as the 8 blocks of the file.
 /// Signed by signed bytes as ggml's AVX2 `mul_sum_i8_pairs` (`|w|` against `a` with `w`'s signs).
 extension Q8_0AVX2: AVX2DecodeTileFormat {
+    typealias RowDot = AVX2BlockDot<Q8_0AVX2>
+    static var weightsPerBlock: Int { 32 }
     static var tileBlockBytes: Int { 256 + 16 }
 
     @inline(__always)
@@ -178,7 +192,7 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
     /// `w`'s whole groups of 8 rows repacked (nil when it has fewer than 8 rows). `release` gets each
     /// stretch of about 1 MiB of source rows once they are packed.
     static func pack(_ w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightTiles? {
-        let tiles = w.rows / 8, blocks = w.cols / 32
+        let tiles = w.rows / 8, blocks = w.cols / F.weightsPerBlock
         guard tiles > 0 else { return nil }
         let tileBytes = blocks * F.tileBlockBytes
         let storage = WeightTiles.Storage(byteCount: tiles * tileBytes)
@@ -205,14 +219,14 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
         let first = min((rows.lowerBound + 7) / 8 * 8, rows.upperBound)
         let end = max(first, min(rows.upperBound, tiles.rows) / 8 * 8)
         let cols = w.cols
-        for r in rows.lowerBound..<first { y[r] = AVX2BlockDot<F>.dot(w.row(r), x, cols: cols) }
+        for r in rows.lowerBound..<first { y[r] = F.RowDot.dot(w.row(r), x, cols: cols) }
         var r0 = first
         while r0 < end {
-            let v = dot8(tiles.tile(r0 / 8), x, blocks: cols / 32)
+            let v = dot8(tiles.tile(r0 / 8), x, blocks: cols / F.weightsPerBlock)
             UnsafeMutableRawPointer(y + r0).storeBytes(of: v, as: SIMD8<Float>.self)
             r0 += 8
         }
-        for r in end..<rows.upperBound { y[r] = AVX2BlockDot<F>.dot(w.row(r), x, cols: cols) }
+        for r in end..<rows.upperBound { y[r] = F.RowDot.dot(w.row(r), x, cols: cols) }
     }
 
     /// `y[t * w.rows + r] = w[r] · x[t]` for every token and `r` in `rows`: each whole tile swept over
@@ -221,17 +235,17 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
                        into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         let first = min((rows.lowerBound + 7) / 8 * 8, rows.upperBound)
         let end = max(first, min(rows.upperBound, tiles.rows) / 8 * 8)
-        if rows.lowerBound < first { RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows.lowerBound..<first) }
+        if rows.lowerBound < first { RowLoops<F.RowDot>.matMul(w, x, into: y, rows: rows.lowerBound..<first) }
         var r0 = first
         while r0 < end {
             let tile = tiles.tile(r0 / 8)
             for t in 0..<x.nTokens {
-                let v = dot8(tile, x.row(t), blocks: w.cols / 32)
+                let v = dot8(tile, x.row(t), blocks: w.cols / F.weightsPerBlock)
                 UnsafeMutableRawPointer(y + t * w.rows + r0).storeBytes(of: v, as: SIMD8<Float>.self)
             }
             r0 += 8
         }
-        if end < rows.upperBound { RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: end..<rows.upperBound) }
+        if end < rows.upperBound { RowLoops<F.RowDot>.matMul(w, x, into: y, rows: end..<rows.upperBound) }
     }
 
     /// ``matVec(_:_:_:into:rows:)`` for every token of `x` (`y[t * w.rows + r]`), bit for bit: a tile
@@ -241,11 +255,11 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
                         into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         let first = min((rows.lowerBound + 7) / 8 * 8, rows.upperBound)
         let end = max(first, min(rows.upperBound, tiles.rows) / 8 * 8)
-        let cols = w.cols, blocks = cols / 32, n = x.nTokens
+        let cols = w.cols, blocks = cols / F.weightsPerBlock, n = x.nTokens
         for t in 0..<n {
             let xt = x.row(t), yt = y + t * w.rows
-            for r in rows.lowerBound..<first { yt[r] = AVX2BlockDot<F>.dot(w.row(r), xt, cols: cols) }
-            for r in end..<rows.upperBound { yt[r] = AVX2BlockDot<F>.dot(w.row(r), xt, cols: cols) }
+            for r in rows.lowerBound..<first { yt[r] = F.RowDot.dot(w.row(r), xt, cols: cols) }
+            for r in end..<rows.upperBound { yt[r] = F.RowDot.dot(w.row(r), xt, cols: cols) }
         }
         @inline(__always) func store(_ v: SIMD8<Float>, _ t: Int, _ r0: Int) {
             UnsafeMutableRawPointer(y + t * w.rows + r0).storeBytes(of: v, as: SIMD8<Float>.self)

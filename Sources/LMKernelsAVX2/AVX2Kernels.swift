@@ -11,9 +11,9 @@ package enum AVX2Kernels {
     package static let q5_0 = nibbleEntry(Q5_0AVX2.self)
     package static let q5_1 = nibbleEntry(Q5_1AVX2.self)
     package static let q8_0 = tiledEntry(Q8_0AVX2.self)
-    package static let q4_K = packedSuperBlockEntry(Q4_KAVX2.self)
+    package static let q4_K = superBlockTileEntry(Q4_KAVX2.self)
     package static let q5_K = packedSuperBlockEntry(Q5_KAVX2.self)
-    package static let q6_K = packedSuperBlockEntry(Q6_KAVX2.self)
+    package static let q6_K = superBlockTileEntry(Q6_KAVX2.self)
 
     /// The table entry of row kernel `K`, with its loops specialised in this module.
     private static func entry<K: RowKernel>(_: K.Type) -> DotKernel {
@@ -46,7 +46,7 @@ package enum AVX2Kernels {
             if let tiles = w.tiles {
                 AVX2DecodeTiles<F>.matVec(w, tiles, x.row(t), into: y, rows: rows)
             } else {
-                RowLoops<AVX2BlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows)
+                RowLoops<F.RowDot>.matVec(w, x, token: t, into: y, rows: rows)
             }
         }
         let byToken = DotKernel.tokenByToken(matVec)
@@ -56,7 +56,7 @@ package enum AVX2Kernels {
                              if let tiles = w.tiles {
                                  AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
                              } else {
-                                 RowLoops<AVX2BlockDot<F>>.matMul(w, x, into: y, rows: rows)
+                                 RowLoops<F.RowDot>.matMul(w, x, into: y, rows: rows)
                              }
                          },
                          matVecs: { w, x, y, rows in
@@ -68,7 +68,7 @@ package enum AVX2Kernels {
                          })
     }
 
-    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0), or nil for
+    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q6_K), or nil for
     /// types whose decode reads the file's layout.
     /// `release` gets each stretch of source rows once packed (see `KernelSet.prepare`).
     package static func decodeTiles(for w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightTiles? {
@@ -78,6 +78,8 @@ package enum AVX2Kernels {
         case .q5_0: AVX2DecodeTiles<Q5_0AVX2>.pack(w, release: release)
         case .q5_1: AVX2DecodeTiles<Q5_1AVX2>.pack(w, release: release)
         case .q8_0: AVX2DecodeTiles<Q8_0AVX2>.pack(w, release: release)
+        case .q4_K: AVX2DecodeTiles<Q4_KAVX2>.pack(w, release: release)
+        case .q6_K: AVX2DecodeTiles<Q6_KAVX2>.pack(w, release: release)
         default: nil
         }
     }
@@ -94,6 +96,22 @@ package enum AVX2Kernels {
                           RowLoops<AVX2SuperBlockDot<F>>.matMul(w, x, into: y, rows: rows)
                       }
                   })
+    }
+
+    /// The table entry of a K-quant with decode tiles: ``tiledEntry(_:)``'s, except that prefill
+    /// from 8 tokens up runs on packed tiles (``AVX2PackedSuperBlocks``, packed from the decode
+    /// tiles where the matrix has them).
+    private static func superBlockTileEntry<F: AVX2SuperBlockTileFormat>(_: F.Type) -> DotKernel {
+        let tiled = tiledEntry(F.self)
+        return DotKernel(activationFormat: F.activationFormat, matVec: tiled.matVec,
+                         matMul: { w, x, y, rows in
+                             if x.nTokens >= 8 {
+                                 AVX2PackedTileLoops<AVX2PackedFromSuperBlockTiles<F>>.matMul(w, x, into: y, rows: rows)
+                             } else {
+                                 tiled.matMul(w, x, y, rows)
+                             }
+                         },
+                         matVecs: tiled.matVecs)
     }
 
     /// The float-vector kernels compiled with AVX2, FMA and F16C.

@@ -58,7 +58,8 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// `w` with the layout this set's decode kernel reads, when it has its own for `w.type` (AVX2 and
-    /// AVX-512 VNNI: Q4_0, Q4_1, Q5_0, Q5_1 and Q8_0 repacked into tiles of 8 rows, as large as the weights themselves); `w`
+    /// AVX-512 VNNI: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0 and Q6_K repacked into tiles of 8 rows, as large as the
+    /// weights themselves; Q4_K too, 2.8% larger with its six-bit scales unpacked to bytes); `w`
     /// unchanged otherwise. Done once at load.
     ///
     /// - Parameter release: called with each stretch of `w`'s bytes (`start`, byte count) once it has
