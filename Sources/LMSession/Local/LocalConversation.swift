@@ -65,9 +65,15 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
 
     /// Puts `tokens` in the KV cache, re-using the longest cached prefix, and returns the logits of the last one.
     /// - Returns: the logits and how many tokens came from the cache; nil when stopped.
-    private func load(_ tokens: [Int], into context: BatchedSequence, stop: StopFlag) throws -> (logits: UnsafeBufferPointer<Float>, cached: Int)? {
+    /// A prefix kept in `prefixes` that covers more than the context's own cache is copied in first.
+    private func load(_ tokens: [Int], into context: BatchedSequence, prefixes: PrefixCache,
+                      stop: StopFlag) throws -> (logits: UnsafeBufferPointer<Float>, cached: Int)? {
         // At least the last token is evaluated again: its logits are needed.
-        let cached = min(context.context.commonPrefixLength(with: tokens), tokens.count - 1)
+        var cached = min(context.context.commonPrefixLength(with: tokens), tokens.count - 1)
+        if let shared = prefixes.longestMatch(tokens), min(shared.count, tokens.count - 1) > cached {
+            cached = min(shared.count, tokens.count - 1)
+            context.context.restore(shared.prefix, count: cached)
+        }
         context.truncate(to: cached)
         var start = cached
         var logits = UnsafeBufferPointer<Float>(start: nil, count: 0)
@@ -103,7 +109,8 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         defer { provider.budget.release(self) }
         let context = batchedSequence(loaded)
         defer { context.close() }
-        guard let (logits, cached) = try load(prompt, into: context, stop: stop) else { return }
+        guard let (logits, cached) = try load(prompt, into: context, prefixes: loaded.prefixCache, stop: stop) else { return }
+        loaded.keepInstructionPrefix(of: request.transcript, prompt: prompt, context: context.context)
         let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
                                           indexCache: loaded.tokenIndex)
         let promptEnd = ReasoningPromptEnd(prompt, markers: vocabulary.reasoningMarkers, isWhitespace: vocabulary.isWhitespace)
@@ -119,7 +126,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         let context = batchedSequence(loaded)
         let tokens = loaded.renderer.prewarmTokens(transcript: transcript, promptPrefix: promptPrefix)
         guard !tokens.isEmpty, tokens.count <= loaded.contextSize else { return }
-        _ = try load(tokens, into: context, stop: StopFlag())
+        _ = try load(tokens, into: context, prefixes: loaded.prefixCache, stop: StopFlag())
     }
 }
 

@@ -181,6 +181,8 @@ struct LoadedModel: Sendable {
     let scheduler: BatchScheduler
     /// The vocabulary prepared for token masks, built on the first guided request.
     let tokenIndex = TokenIndexCache()
+    /// KV caches of instruction prefixes, shared by the sessions (128 MiB at most).
+    let prefixCache = PrefixCache(byteLimit: 128 << 20)
 
     /// Bytes for the weights (the file) and one full KV cache (keys and values as 32-bit floats).
     var requiredMemory: UInt64 {

@@ -136,6 +136,12 @@ public final class InferenceContext: @unchecked Sendable {
         tokens.append(contentsOf: batch)
     }
 
+    /// Sets the cached tokens to `restored`, whose keys and values were just copied into the cache.
+    func replaceTokens(with restored: ArraySlice<Int>) {
+        tokens.removeAll(keepingCapacity: true)
+        tokens.append(contentsOf: restored)
+    }
+
     /// Records `token` as evaluated at position `tokens.count` (by a batched pass of the engine).
     func appendEvaluated(_ token: Int) { tokens.append(token) }
 }

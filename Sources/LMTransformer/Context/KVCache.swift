@@ -104,6 +104,26 @@ package final class KVCache {
         UnsafePointer(values + (layer * contextSize + position) * rowSize)
     }
 
+    /// Copies positions `0..<count` of every layer from `source` (a cache of the same model shape),
+    /// so a context can start from a prefix another context computed (``KVPrefix``). Keys are copied
+    /// in whole blocks of 8 positions: the positions of the last block past `count` hold arbitrary
+    /// bits, as unfilled positions always do.
+    /// - Precondition: same layer count and row size, `count` within both caches (programmer errors).
+    package func copyPositions(from source: KVCache, count: Int) {
+        precondition(source.nLayer == nLayer && source.rowSize == rowSize && source.headDim == headDim,
+                     "KV caches of different shapes")
+        precondition(count >= 0 && count <= contextSize && count <= source.contextSize, "\(count) positions do not fit")
+        guard count > 0 else { return }
+        let blockHalves = Self.block * rowSize, blocks = (count + Self.block - 1) / Self.block
+        for layer in 0..<nLayer {
+            (keys + layer * blocksPerLayer * blockHalves)
+                .update(from: source.keys + layer * source.blocksPerLayer * blockHalves, count: blocks * blockHalves)
+            (values + layer * contextSize * rowSize)
+                .update(from: source.values + layer * source.contextSize * rowSize, count: count * rowSize)
+            if source.nonFinite[layer] { nonFinite[layer] = true }
+        }
+    }
+
     /// Stores `nTokens` rows of keys and values (`[nTokens, rowSize]` each) at `position...`,
     /// converted 8 at a time (``floatToHalf(_:)-(SIMD8<Float>)``).
     package func store(layer: Int, position: Int, nTokens: Int, k: UnsafePointer<Float>, v: UnsafePointer<Float>,
