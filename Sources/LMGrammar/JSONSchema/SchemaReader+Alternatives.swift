@@ -112,12 +112,12 @@ extension SchemaReader {
             base.kinds.subtract(numbers)
             if let low = b.minimum {
                 var f = only(numbers)
-                f.maximum = NumberBound.tighterMaximum(a.maximum, NumberBound(value: low.value, exclusive: !low.exclusive))
+                f.maximum = NumberBound.tighterMaximum(a.maximum, NumberBound(value: low.value, exclusive: !low.exclusive, path: low.path))
                 pieces.append(f)
             }
             if let high = b.maximum {
                 var f = only(numbers)
-                f.minimum = NumberBound.tighterMinimum(a.minimum, NumberBound(value: high.value, exclusive: !high.exclusive))
+                f.minimum = NumberBound.tighterMinimum(a.minimum, NumberBound(value: high.value, exclusive: !high.exclusive, path: high.path))
                 pieces.append(f)
             }
         }
