@@ -117,6 +117,8 @@ struct Flat {
     var multipleOf: [(value: Double, path: String)] = []
 
     var minLength = 0
+    /// The pointer of the keyword that set `minLength`.
+    var minLengthPath = ""
     var maxLength: Int?
     var patterns: [(pattern: String, path: String)] = []
     var excluded: [String] = []
@@ -158,6 +160,7 @@ struct Flat {
         f.maximum = NumberBound.tighterMaximum(maximum, o.maximum)
         f.multipleOf += o.multipleOf
         f.minLength = max(minLength, o.minLength)
+        if o.minLength > minLength { f.minLengthPath = o.minLengthPath }
         f.maxLength = [maxLength, o.maxLength].compactMap { $0 }.min()
         f.patterns += o.patterns
         f.excluded += o.excluded

@@ -130,7 +130,7 @@ extension SchemaReader {
             }
             if let hi = b.maxLength {
                 var f = only(.string)
-                f.minLength = max(a.minLength, hi + 1)
+                if hi + 1 > a.minLength { (f.minLength, f.minLengthPath) = (hi + 1, b.path) }
                 pieces.append(f)
             }
         }

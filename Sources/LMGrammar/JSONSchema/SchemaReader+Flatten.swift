@@ -84,7 +84,8 @@ extension SchemaReader {
                 flat.multipleOf.append((d, at.path))
                 flat.constrainedKinds.formUnion(.number)
             case "minLength":
-                flat.minLength = max(flat.minLength, try count(v, at: at))
+                let n = try count(v, at: at)
+                if n > flat.minLength { (flat.minLength, flat.minLengthPath) = (n, at.path) }
                 flat.constrainedKinds.formUnion(.string)
             case "maxLength":
                 flat.maxLength = min(flat.maxLength ?? .max, try count(v, at: at))

@@ -83,6 +83,15 @@ extension SchemaReader {
         return Int(max(-limit, min(limit, r)))
     }
 
+    /// Refuses a `minLength` above `GrammarOptions.maxStringLength`, the longest string the grammar
+    /// spells (one counter state per character): checked before any automaton is built, so a
+    /// schema such as `minLength: 1000000` is refused at once instead of after a gigabyte.
+    func checkSpelt(minLength: Int, path: String) throws(GrammarError) {
+        guard minLength > options.maxStringLength else { return }
+        throw .unsupportedKeyword(path: path, keyword: "minLength",
+                                  reason: "\(minLength) characters is above the longest string the grammar spells (\(options.maxStringLength), GrammarOptions.maxStringLength)")
+    }
+
     static func lcm(_ a: Int, _ b: Int) -> Int {
         var x = a, y = b
         while y != 0 { (x, y) = (y, x % y) }
@@ -93,6 +102,7 @@ extension SchemaReader {
 
     private func string(_ f: Flat) throws(GrammarError) -> GrammarNode {
         if let hi = f.maxLength, hi < f.minLength { throw unsatisfiable(f.path, "minLength \(f.minLength) > maxLength \(hi)") }
+        try checkSpelt(minLength: f.minLength, path: f.minLengthPath)
         for p in f.patterns { _ = try matcher(p.pattern, path: p.path) }
         return .string(StringGrammar(patterns: f.patterns.map { [$0.pattern] }, minLength: f.minLength,
                                      maxLength: f.maxLength.map { min($0, options.maxStringLength) }, excluded: f.excluded))
