@@ -4,8 +4,9 @@ import Testing
 /// Numeric bounds beyond the digits a plain number spells (15 integer digits): a value the schema
 /// rejects is never produced. Bounds a Double reads exactly are enforced with exponents; integer
 /// bounds past 2^53 (which a Double cannot hold exactly) are refused before decoding, naming the
-/// keyword and its JSON pointer. Verdicts are JSON Schema's, read with Double comparisons (as
-/// Python's jsonschema reads a JSON number with a fraction or an exponent).
+/// keyword and its JSON pointer. The verdict tables agree with Python's jsonschema 4.26
+/// (`Draft202012Validator(schema).is_valid(json.loads(text))`); the subsets the grammar keeps on
+/// purpose are checked apart.
 @Suite("Number bounds past the plain digits")
 struct NumberBoundTests {
     /// Random walks over the byte tokens the grammar allows, each ending when it may: spellings
@@ -68,7 +69,6 @@ struct NumberBoundTests {
         (#"{"type":"number","minimum":1e20}"#, "1.5e20", true),
         (#"{"type":"number","minimum":1e20}"#, "9.99e19", false),
         (#"{"type":"number","minimum":1e20}"#, "1e308", true),
-        (#"{"type":"number","minimum":1e20}"#, "2e308", false),
         (#"{"type":"number","exclusiveMinimum":1e20}"#, "1e20", false),
         (#"{"type":"number","exclusiveMinimum":1e20}"#, "1.000000000000001e20", true),
         (#"{"type":"number","maximum":-1e20}"#, "-1e20", true),
@@ -105,10 +105,16 @@ struct NumberBoundTests {
         }
     }
 
+    @Test("the grammar keeps to values a Double reads back: no infinity, no integer past 2^53 - 1")
+    func doubleSubset() throws {
+        // Valid for JSON Schema (2e308 reads as infinity in Python), but not a value a Double writes back.
+        #expect(!(try GrammarProbe.accepts(try Grammar(jsonSchema: #"{"type":"number","minimum":1e20}"#), "2e308")))
+        #expect(!(try GrammarProbe.accepts(try Grammar(jsonSchema: #"{"type":"integer","minimum":9007199254740990}"#), "9007199254740992")))
+    }
+
     @Test("integer bounds up to 2^53 - 1 are enforced digit by digit", arguments: [
         (#"{"type":"integer","minimum":9007199254740990}"#, "9007199254740991", true),
         (#"{"type":"integer","minimum":9007199254740990}"#, "9007199254740989", false),
-        (#"{"type":"integer","minimum":9007199254740990}"#, "9007199254740992", false),
         (#"{"type":"integer","minimum":1000000000000000,"maximum":1000000000000002}"#, "1000000000000001", true),
         (#"{"type":"integer","minimum":1000000000000000,"maximum":1000000000000002}"#, "999999999999999", false),
         (#"{"type":"integer","maximum":-1000000000000000}"#, "-1000000000000007", true),
