@@ -49,3 +49,15 @@ struct SchemaBudgetTests {
         #expect(throws: Never.self) { try Grammar(jsonSchema: #"{"type":"string","pattern":"^(a{1000}){30}$"}"#) }
     }
 }
+
+@Suite("Grammar size budgets")
+struct GrammarBudgetSizeTests {
+    @Test("an enum whose texts exceed the state budget is refused before it is built")
+    func hugeEnum() {
+        let texts = (0..<2_000).map { "\"value \($0)\"" }
+        #expect(throws: GrammarError.tooLarge(states: 10_000)) {
+            try CompiledGrammar(Grammar(root: .literals(texts)), options: GrammarOptions(maxStates: 10_000))
+        }
+        #expect(throws: Never.self) { try CompiledGrammar(Grammar(root: .literals(Array(texts.prefix(500)))), options: GrammarOptions(maxStates: 10_000)) }
+    }
+}
