@@ -78,7 +78,7 @@ extension SchemaReader {
         let limit = Double(GrammarCompiler.exactIntegerLimit)
         if up ? r > limit : r < -limit {
             throw .unsupportedKeyword(path: b.path, keyword: b.keyword,
-                                      reason: "\(b.value) is beyond ±\(GrammarCompiler.exactIntegerLimit) (2^53 - 1), the largest integers a Double holds exactly, and generated values are read as Doubles")
+                                      reason: "the bound is beyond ±\(GrammarCompiler.exactIntegerLimit) (2^53 - 1), the largest integers a Double holds exactly, and generated values are read as Doubles")
         }
         return Int(max(-limit, min(limit, r)))
     }
