@@ -15,7 +15,8 @@ public indirect enum GrammarNode: Sendable, Hashable {
     case literals([String])
     /// An integer (at most 15 digits when unbounded, so it stays exact in a Double).
     case integer(IntegerGrammar)
-    /// A number; bounded numbers are written without exponent.
+    /// A number; bounded numbers are written without exponent, except a range wholly past 15
+    /// integer digits (`minimum: 1e20`), which is written in scientific notation.
     case number(NumberGrammar)
     case boolean
     case null
@@ -160,9 +161,9 @@ public struct StringGrammar: Sendable, Hashable {
 
 /// An integer in `minimum...maximum`, optionally a multiple of `multipleOf`.
 public struct IntegerGrammar: Sendable, Hashable {
-    /// nil: -999,999,999,999,999 (15 digits).
+    /// nil: -999,999,999,999,999 (15 digits), or -(2^53 - 1) when `maximum` is below that.
     public var minimum: Int?
-    /// nil: 999,999,999,999,999.
+    /// nil: 999,999,999,999,999, or 2^53 - 1 when `minimum` is above that.
     public var maximum: Int?
     /// A positive divisor every value must have; nil: none.
     public var multipleOf: Int?

@@ -5,6 +5,9 @@
 extension GrammarCompiler {
     /// Largest magnitude of an unbounded integer: 15 digits stay exact in a Double.
     static let unboundedInteger = 999_999_999_999_999
+    /// Largest magnitude of an integer bound read from a schema: 2^53 - 1, the last integer after
+    /// which a Double (how generated values are read) skips integers.
+    static let exactIntegerLimit = 9_007_199_254_740_991
     /// Longest fraction written for a number.
     static let maxFractionDigits = 15
 
@@ -19,8 +22,9 @@ extension GrammarCompiler {
     }
 
     mutating func integer(minimum: Int?, maximum: Int?, from s: Int32) throws(GrammarError) -> Int32 {
-        let lo = max(minimum ?? -Self.unboundedInteger, -Int.max)
-        let hi = maximum ?? Self.unboundedInteger
+        // A missing bound is the 15-digit default, or 2^53 - 1 when the other bound lies past it.
+        let lo = max(minimum ?? (maximum ?? 0 < -Self.unboundedInteger ? -Self.exactIntegerLimit : -Self.unboundedInteger), -Int.max)
+        let hi = maximum ?? (lo > Self.unboundedInteger ? Self.exactIntegerLimit : Self.unboundedInteger)
         guard lo <= hi else { throw .emptyLanguage("integer range \(lo)...\(hi)") }
         let end = nfa.newState()
         if hi >= 0 { unsignedRange(UInt64(max(lo, 0)), UInt64(hi), from: s, to: end) }
@@ -101,6 +105,25 @@ extension GrammarCompiler {
         let limitValue = Double(Self.unboundedInteger)
         if let minimum, minimum.isNaN || minimum == .infinity { throw .emptyLanguage("number minimum \(minimum)") }
         if let maximum, maximum.isNaN || maximum == -.infinity { throw .emptyLanguage("number maximum \(maximum)") }
+        // A range wholly past the plain digits is written with exponents.
+        if let minimum, exclusiveMinimum ? minimum >= limitValue : minimum > limitValue {
+            let lo = exclusiveMinimum ? minimum.nextUp : minimum
+            let hi = min(maximum.map { exclusiveMaximum ? $0.nextDown : $0 } ?? .infinity, .greatestFiniteMagnitude)
+            guard lo <= hi else { throw .emptyLanguage("number range \(minimum)...\(maximum.map { "\($0)" } ?? "")") }
+            let end = nfa.newState()
+            scientificRange(lo, hi, from: s, to: end)
+            return end
+        }
+        if let maximum, exclusiveMaximum ? maximum <= -limitValue : maximum < -limitValue {
+            let hi = exclusiveMaximum ? maximum.nextDown : maximum
+            let lo = max(minimum.map { exclusiveMinimum ? $0.nextUp : $0 } ?? -.infinity, -.greatestFiniteMagnitude)
+            guard lo <= hi else { throw .emptyLanguage("number range \(minimum.map { "\($0)" } ?? "")...\(maximum)") }
+            let minus = nfa.newState()
+            nfa.edge(s, UInt8(ascii: "-"), minus)
+            let end = nfa.newState()
+            scientificRange(-hi, -lo, from: minus, to: end)
+            return end
+        }
         var lo = minimum.map { FixedDecimal(max($0, -limitValue), roundingUp: true) } ?? limit.negated
         var hi = maximum.map { FixedDecimal(min($0, limitValue), roundingUp: false) } ?? limit
         if exclusiveMinimum, let minimum, lo.isExactly(minimum) { lo = lo.stepped(up: true) }
@@ -187,9 +210,11 @@ extension GrammarCompiler {
     /// Fraction digits after the dot, compared digit by digit with the bounds. Each level adds
     /// at most three branches, two of which end in free digits, so the size stays linear.
     mutating func fractionDigits(lo rawLo: ArraySlice<UInt8>?, hi: ArraySlice<UInt8>?, remaining: Int, first: Bool, from s: Int32, to end: Int32) {
-        guard remaining > 0 else { return }
         let lo = (rawLo?.allSatisfy { $0 == 0 } ?? true) ? nil : rawLo
+        // The digits so far reach the lower bound (and never pass the upper one): the fraction may end,
+        // also after its last allowed digit.
         if !first, lo == nil { nfa.epsilon(s, end) }
+        guard remaining > 0 else { return }
         let zero = UInt8(ascii: "0")
         if lo == nil, hi == nil {
             let t = nfa.newState()

@@ -27,6 +27,12 @@ extension GrammarCompiler {
         let end = nfa.newState()
         for source in alternatives {
             for branch in try RegexParser.parseBranches(source) {
+                // Counted before building: nested counts multiply, and building first took seconds and
+                // hundreds of megabytes before the size check could refuse it.
+                let estimate = RegexCompiler.stateEstimate(branch.node)
+                guard estimate <= options.maxStates - nfa.count else {
+                    throw .unsupportedPattern(pattern: source, reason: "its repetitions expand to \(estimate == .max ? "too many" : "about \(estimate)") automaton states (counts multiply through nesting), above the limit of \(options.maxStates)")
+                }
                 var cur = s
                 if !branch.anchoredStart { cur = canonical ? canonicalContent(from: cur) : freeStringContent(from: cur) }
                 let entry = nfa.newState()
@@ -60,6 +66,8 @@ extension GrammarCompiler {
         if c.minLength > 0 || c.maxLength != nil {
             let hi = c.maxLength.map { min($0, options.maxStringLength) }
             if let hi, hi < c.minLength { throw .emptyLanguage("string length \(c.minLength)...\(hi)") }
+            // Nine counter states per character, refused before they are allocated.
+            if (hi ?? c.minLength) >= options.maxStates / 9 { throw .tooLarge(states: options.maxStates) }
             parts.append(ContentAutomata.lengthCounter(minimum: c.minLength, maximum: hi))
         }
         if !c.excluded.isEmpty { parts.append(ContentAutomata.excluding(c.excluded.map { Array(JSONText.quoted($0).dropFirst().dropLast()) })) }

@@ -103,6 +103,10 @@ struct GrammarCompiler {
     /// Exactly one of `texts` (each a JSON text written as given).
     mutating func literals(_ texts: [String], from s: Int32) throws(GrammarError) -> Int32 {
         guard !texts.isEmpty else { throw .emptyLanguage("enum with no values") }
+        // A state per byte: counted before building, so a 1,000,000-value enum is refused at once.
+        var bytes = 0
+        for t in texts { bytes += t.utf8.count }
+        if bytes > options.maxStates - nfa.count { throw .tooLarge(states: options.maxStates) }
         let end = nfa.newState()
         for t in texts { nfa.epsilon(nfa.literal(t.utf8, from: s), end) }
         return end

@@ -57,6 +57,28 @@ enum RegexCompiler {
         }
     }
 
+    /// About how many states `add` creates for `node`, counted without building anything (an upper
+    /// estimate; saturates at `Int.max`): repetition counts multiply through nesting, so
+    /// `(a{1000}){1000}` counts a million copies of `a`.
+    static func stateEstimate(_ node: RegexNode) -> Int {
+        func plus(_ a: Int, _ b: Int) -> Int { let (r, o) = a.addingReportingOverflow(b); return o ? .max : r }
+        func times(_ a: Int, _ b: Int) -> Int { let (r, o) = a.multipliedReportingOverflow(by: b); return o ? .max : r }
+        switch node {
+        case let .set(set):
+            // One end state; escaped characters spell up to 6 bytes, other UTF-8 sequences up to 3 more.
+            var n = 1
+            for r in set.ranges {
+                let controls = r.lowerBound < 0x20 ? Int(min(r.upperBound, 0x1F) - r.lowerBound + 1) : 0
+                n += 6 * (controls + (r.contains(0x22) ? 1 : 0) + (r.contains(0x5C) ? 1 : 0))
+                if r.upperBound >= 0x80 { n += 3 * utf8Sequences(max(r.lowerBound, 0x80), r.upperBound).count }
+            }
+            return n
+        case let .concat(items): return items.reduce(0) { plus($0, plus(1, stateEstimate($1))) }
+        case let .alternation(branches): return branches.reduce(1) { plus($0, plus(1, stateEstimate($1))) }
+        case let .repetition(inner, lo, hi): return plus(2, times(plus(hi ?? lo, 1), plus(1, stateEstimate(inner))))
+        }
+    }
+
     /// One character of `set`, from `s` to `end`.
     static func addSet(_ set: ScalarSet, into nfa: inout ByteNFA, from s: Int32, to end: Int32) {
         for range in set.ranges {

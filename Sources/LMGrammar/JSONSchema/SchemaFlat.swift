@@ -27,23 +27,27 @@ struct Kinds: OptionSet, Hashable {
     }
 }
 
-/// An inclusive or exclusive numeric bound.
+/// An inclusive or exclusive numeric bound, and the JSON pointer of the keyword that set it.
 struct NumberBound {
     var value: Double
     var exclusive: Bool
+    var path: String
+
+    /// The keyword that set the bound (the last token of its pointer).
+    var keyword: String { path.split(separator: "/").last.map(String.init) ?? path }
 
     /// The tighter of two lower bounds.
     static func tighterMinimum(_ a: NumberBound?, _ b: NumberBound?) -> NumberBound? {
         guard let a, let b else { return a ?? b }
         if a.value != b.value { return a.value > b.value ? a : b }
-        return NumberBound(value: a.value, exclusive: a.exclusive || b.exclusive)
+        return NumberBound(value: a.value, exclusive: a.exclusive || b.exclusive, path: a.exclusive ? a.path : b.path)
     }
 
     /// The tighter of two upper bounds.
     static func tighterMaximum(_ a: NumberBound?, _ b: NumberBound?) -> NumberBound? {
         guard let a, let b else { return a ?? b }
         if a.value != b.value { return a.value < b.value ? a : b }
-        return NumberBound(value: a.value, exclusive: a.exclusive || b.exclusive)
+        return NumberBound(value: a.value, exclusive: a.exclusive || b.exclusive, path: a.exclusive ? a.path : b.path)
     }
 }
 
@@ -113,6 +117,8 @@ struct Flat {
     var multipleOf: [(value: Double, path: String)] = []
 
     var minLength = 0
+    /// The pointer of the keyword that set `minLength`.
+    var minLengthPath = ""
     var maxLength: Int?
     var patterns: [(pattern: String, path: String)] = []
     var excluded: [String] = []
@@ -154,6 +160,7 @@ struct Flat {
         f.maximum = NumberBound.tighterMaximum(maximum, o.maximum)
         f.multipleOf += o.multipleOf
         f.minLength = max(minLength, o.minLength)
+        if o.minLength > minLength { f.minLengthPath = o.minLengthPath }
         f.maxLength = [maxLength, o.maxLength].compactMap { $0 }.min()
         f.patterns += o.patterns
         f.excluded += o.excluded

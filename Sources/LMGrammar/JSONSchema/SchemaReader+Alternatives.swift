@@ -112,12 +112,12 @@ extension SchemaReader {
             base.kinds.subtract(numbers)
             if let low = b.minimum {
                 var f = only(numbers)
-                f.maximum = NumberBound.tighterMaximum(a.maximum, NumberBound(value: low.value, exclusive: !low.exclusive))
+                f.maximum = NumberBound.tighterMaximum(a.maximum, NumberBound(value: low.value, exclusive: !low.exclusive, path: low.path))
                 pieces.append(f)
             }
             if let high = b.maximum {
                 var f = only(numbers)
-                f.minimum = NumberBound.tighterMinimum(a.minimum, NumberBound(value: high.value, exclusive: !high.exclusive))
+                f.minimum = NumberBound.tighterMinimum(a.minimum, NumberBound(value: high.value, exclusive: !high.exclusive, path: high.path))
                 pieces.append(f)
             }
         }
@@ -130,7 +130,7 @@ extension SchemaReader {
             }
             if let hi = b.maxLength {
                 var f = only(.string)
-                f.minLength = max(a.minLength, hi + 1)
+                if hi + 1 > a.minLength { (f.minLength, f.minLengthPath) = (hi + 1, b.path) }
                 pieces.append(f)
             }
         }

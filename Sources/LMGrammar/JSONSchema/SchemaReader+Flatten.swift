@@ -67,16 +67,16 @@ extension SchemaReader {
             case "const":
                 flat = flat.merging(literalFlat([v], path: l.path))
             case "minimum":
-                minimum = NumberBound.tighterMinimum(minimum, NumberBound(value: try number(v, at: at), exclusive: false))
+                minimum = NumberBound.tighterMinimum(minimum, NumberBound(value: try bound(v, at: at, lower: true), exclusive: false, path: at.path))
             case "maximum":
-                maximum = NumberBound.tighterMaximum(maximum, NumberBound(value: try number(v, at: at), exclusive: false))
+                maximum = NumberBound.tighterMaximum(maximum, NumberBound(value: try bound(v, at: at, lower: false), exclusive: false, path: at.path))
             case "exclusiveMinimum":
                 if case let .bool(b) = v { exclusiveMinimumFlag = b } else {
-                    minimum = NumberBound.tighterMinimum(minimum, NumberBound(value: try number(v, at: at), exclusive: true))
+                    minimum = NumberBound.tighterMinimum(minimum, NumberBound(value: try bound(v, at: at, lower: true), exclusive: true, path: at.path))
                 }
             case "exclusiveMaximum":
                 if case let .bool(b) = v { exclusiveMaximumFlag = b } else {
-                    maximum = NumberBound.tighterMaximum(maximum, NumberBound(value: try number(v, at: at), exclusive: true))
+                    maximum = NumberBound.tighterMaximum(maximum, NumberBound(value: try bound(v, at: at, lower: false), exclusive: true, path: at.path))
                 }
             case "multipleOf":
                 let d = try number(v, at: at)
@@ -84,7 +84,8 @@ extension SchemaReader {
                 flat.multipleOf.append((d, at.path))
                 flat.constrainedKinds.formUnion(.number)
             case "minLength":
-                flat.minLength = max(flat.minLength, try count(v, at: at))
+                let n = try count(v, at: at)
+                if n > flat.minLength { (flat.minLength, flat.minLengthPath) = (n, at.path) }
                 flat.constrainedKinds.formUnion(.string)
             case "maxLength":
                 flat.maxLength = min(flat.maxLength ?? .max, try count(v, at: at))
@@ -178,8 +179,8 @@ extension SchemaReader {
                 break
             }
         }
-        if exclusiveMinimumFlag, let m = minimum { minimum = NumberBound(value: m.value, exclusive: true) }
-        if exclusiveMaximumFlag, let m = maximum { maximum = NumberBound(value: m.value, exclusive: true) }
+        if exclusiveMinimumFlag, let m = minimum { minimum = NumberBound(value: m.value, exclusive: true, path: m.path) }
+        if exclusiveMaximumFlag, let m = maximum { maximum = NumberBound(value: m.value, exclusive: true, path: m.path) }
         if minimum != nil || maximum != nil { flat.constrainedKinds.formUnion(.number) }
         flat.minimum = NumberBound.tighterMinimum(flat.minimum, minimum)
         flat.maximum = NumberBound.tighterMaximum(flat.maximum, maximum)
@@ -262,6 +263,25 @@ extension SchemaReader {
 
     private func number(_ v: JSONValue, at: Located) throws(GrammarError) -> Double {
         guard case let .number(t, _) = v, let d = Double(t) else { throw .invalidSchema(path: at.path, reason: "must be a number") }
+        return d
+    }
+
+    /// A numeric bound as the Double a generated value is compared with. An integer literal a
+    /// Double cannot hold (9007199254740993) becomes the nearest Double inside the bound, so every
+    /// Double within it is within the written bound too (Python's jsonschema compares an integer
+    /// literal exactly; a literal with a fraction or an exponent is a Double there as here).
+    private func bound(_ v: JSONValue, at: Located, lower: Bool) throws(GrammarError) -> Double {
+        let d = try number(v, at: at)
+        guard case let .number(t, _) = v, d.isFinite, d.magnitude >= 0x1p53,
+              t.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return d }
+        let literal = String(t.drop { $0 == "-" || $0 == "0" })
+        // The integer the Double holds, as digits (a Double of 2^64 or more: unknown, step inwards).
+        let held = d.magnitude < 0x1p64 ? String(UInt64(d.magnitude)) : nil
+        if held == literal { return d }
+        let heldMagnitudeBelow = held.map { $0.count < literal.count || ($0.count == literal.count && $0 < literal) }
+        let heldBelow = heldMagnitudeBelow.map { $0 != (d < 0) }
+        if lower, heldBelow ?? true { return d.nextUp }
+        if !lower, !(heldBelow ?? false) { return d.nextDown }
         return d
     }
 

@@ -67,13 +67,29 @@ extension SchemaReader {
                                      exclusiveMaximum: f.maximum?.exclusive ?? false, nonInteger: !kinds.contains(.integer)))
     }
 
-    /// The nearest integer inside a bound, clamped to what an integer grammar spells.
+    /// The nearest integer inside a bound, clamped to the integers a Double holds exactly
+    /// (±(2^53 - 1)), which is how a generated value is read.
+    /// - Throws: `unsupportedKeyword` (naming the bound's keyword and pointer) for a lower bound at or
+    ///   above 2^53, or an upper bound at or below -2^53: no integer the grammar writes is inside it.
     static func integerBound(_ b: NumberBound, up: Bool, path: String) throws(GrammarError) -> Int {
-        guard !b.value.isNaN else { throw .invalidSchema(path: path, reason: "a bound is not a number") }
+        guard !b.value.isNaN else { throw .invalidSchema(path: b.path, reason: "a bound is not a number") }
         var r = up ? b.value.rounded(.up) : b.value.rounded(.down)
         if b.exclusive, r == b.value { r += up ? 1 : -1 }
-        let limit = Double(GrammarCompiler.unboundedInteger)
-        return Int(max(-limit - 1, min(limit + 1, r)))
+        let limit = Double(GrammarCompiler.exactIntegerLimit)
+        if up ? r > limit : r < -limit {
+            throw .unsupportedKeyword(path: b.path, keyword: b.keyword,
+                                      reason: "the bound is beyond ±\(GrammarCompiler.exactIntegerLimit) (2^53 - 1), the largest integers a Double holds exactly, and generated values are read as Doubles")
+        }
+        return Int(max(-limit, min(limit, r)))
+    }
+
+    /// Refuses a `minLength` above `GrammarOptions.maxStringLength`, the longest string the grammar
+    /// spells (one counter state per character): checked before any automaton is built, so a
+    /// schema such as `minLength: 1000000` is refused at once instead of after a gigabyte.
+    func checkSpelt(minLength: Int, path: String) throws(GrammarError) {
+        guard minLength > options.maxStringLength else { return }
+        throw .unsupportedKeyword(path: path, keyword: "minLength",
+                                  reason: "\(minLength) characters is above the longest string the grammar spells (\(options.maxStringLength), GrammarOptions.maxStringLength)")
     }
 
     static func lcm(_ a: Int, _ b: Int) -> Int {
@@ -86,6 +102,7 @@ extension SchemaReader {
 
     private func string(_ f: Flat) throws(GrammarError) -> GrammarNode {
         if let hi = f.maxLength, hi < f.minLength { throw unsatisfiable(f.path, "minLength \(f.minLength) > maxLength \(hi)") }
+        try checkSpelt(minLength: f.minLength, path: f.minLengthPath)
         for p in f.patterns { _ = try matcher(p.pattern, path: p.path) }
         return .string(StringGrammar(patterns: f.patterns.map { [$0.pattern] }, minLength: f.minLength,
                                      maxLength: f.maxLength.map { min($0, options.maxStringLength) }, excluded: f.excluded))

@@ -103,6 +103,7 @@ extension SchemaReader {
                 guard !n.hasAlternatives, n.literals == nil, n.kinds.contains(.string) else { return nil }
                 for p in n.patterns { _ = try matcher(p.pattern, path: p.path) }
                 key.patterns += n.patterns.map { [$0.pattern] }
+                try checkSpelt(minLength: n.minLength, path: n.minLengthPath)
                 key.minLength = max(key.minLength, n.minLength)
                 key.maxLength = [key.maxLength, n.maxLength].compactMap { $0 }.min()
                 key.excluded += n.excluded

@@ -97,10 +97,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
                 debugDescription: "The local model reads text only; the transcript holds attachments."))
         }
         let loaded = try provider.loadedForGeneration()
-        let prompt = try loaded.renderer.promptTokens(for: request)
-        guard prompt.count <= loaded.contextSize else {
-            throw LanguageModelError.contextSizeExceeded(needed: prompt.count, contextSize: loaded.contextSize)
-        }
+        let prompt = try loaded.renderer.promptTokens(for: request, contextSize: loaded.contextSize)
         guard !prompt.isEmpty else {
             throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: Array(request.transcript),
                 debugDescription: "The model's chat template renders this transcript as no tokens."))

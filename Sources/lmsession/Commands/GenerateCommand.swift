@@ -23,16 +23,24 @@ enum GenerateCommand {
             var messages: [ChatMessage] = []
             if let system = a.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
             messages.append(ChatMessage(role: .user, content: a.positional[0]))
+            let rendered: String
             do {
                 switch try ChatFormat(tokenizer: model.tokenizer, architecture: model.config.architecture) {
                 case .jinja(let template):
-                    prompt = template.tokens(try template.render(messages, addGenerationPrompt: true), tokenizer: model.tokenizer)
+                    let rendering = try template.render(messages, addGenerationPrompt: true)
+                    rendered = rendering.text
+                    prompt = template.tokens(rendering, tokenizer: model.tokenizer)
                 case .native(let template):
-                    prompt = ChatTemplate.tokens(template.segments(messages, addGenerationPrompt: true), tokenizer: model.tokenizer)
+                    let segments = template.segments(messages, addGenerationPrompt: true)
+                    rendered = segments.map(\.text).joined()
+                    prompt = ChatTemplate.tokens(segments, tokenizer: model.tokenizer)
                 }
             } catch {
                 throw .failed("\(error) (use --raw to feed the prompt as is)")
             }
+            // Not a usage error: the prompt given was not empty, the model's template made nothing of it
+            // (a BOS alone, when the model adds one, is no prompt either).
+            guard !rendered.isEmpty else { throw .failed("the model's chat template rendered nothing for this prompt (use --raw to feed the prompt as is)") }
         }
         let context: InferenceContext
         do { context = try InferenceContext(model: model, contextSize: contextSize, threads: threads) } catch {

@@ -4,7 +4,8 @@ import Synchronization
 
 /// `lmsession generate --schema FILE.json PROMPT`: one value following the JSON Schema in FILE
 /// (Apple's shape or plain JSON Schema), generated through `LanguageModelSession` with token masks,
-/// printed as JSON on stdout; token counts and time on stderr.
+/// printed as JSON on stdout; token counts and time on stderr. `--no-schema-in-prompt` leaves the schema's
+/// description out of the prompt (Apple's `includeSchemaInPrompt: false`); the grammar enforces it either way.
 enum SchemaGeneration {
     static let valueOptions: Set<String> = ["schema", "model", "system", "max-tokens", "threads", "context",
                                             "temperature", "top-k", "top-p", "seed"]
@@ -39,7 +40,13 @@ enum SchemaGeneration {
             printError(String(format: "%d prompt tokens, %d generated tokens, %.2f s (model load included)",
                               usage.input.totalTokenCount, usage.output.totalTokenCount, seconds))
         case .failure(let error as any LocalizedError):
-            throw .failed("\(error.errorDescription ?? "\(error)")\(error.recoverySuggestion.map { " \($0)" } ?? "")")
+            // The schema described in the prompt is the cause: say the remedy in this command's words (the
+            // session's suggestion, trimming the transcript, does not apply to one prompt).
+            var suggestion = error.recoverySuggestion.map { " \($0)" } ?? ""
+            if includeSchema, case LanguageModelError.contextSizeExceeded(let overflow) = error, overflow.debugDescription.contains("includeSchemaInPrompt") {
+                suggestion = " Here: --no-schema-in-prompt, or a larger --context."
+            }
+            throw .failed("\(error.errorDescription ?? "\(error)")\(suggestion)")
         case .failure(let error):
             throw .failed("\(error)")
         }
