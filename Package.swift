@@ -71,6 +71,8 @@ let package = Package(
                     exclude: ["Architectures/Reference"]),
         .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
         .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMTokenizer", "LMGGUF", "LMJinja", "TestSupport"]),
+        // Providers written only from Apple's guide to its model contract; they import LMSession and nothing else of it.
+        .testTarget(name: "AppleProviderTests", dependencies: ["LMSession", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .testTarget(name: "LMImageTests", dependencies: ["LMImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),

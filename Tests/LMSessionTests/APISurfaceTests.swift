@@ -118,10 +118,10 @@ import Testing
     @Test func samplingModesAndTheirKinds() {
         let cases: [(GenerationOptions.SamplingMode, GenerationOptions.SamplingMode.Kind)] = [
             (.greedy, .greedy),
-            (.random(top: 5), .top(k: 5, seed: nil)),
-            (.random(top: 5, seed: 9), .top(k: 5, seed: 9)),
-            (.random(probabilityThreshold: 0.9), .nucleus(threshold: 0.9, seed: nil)),
-            (.random(probabilityThreshold: 0.9, seed: 3), .nucleus(threshold: 0.9, seed: 3)),
+            (.random(top: 5), .randomTopK(k: 5, seed: nil)),
+            (.random(top: 5, seed: 9), .randomTopK(k: 5, seed: 9)),
+            (.random(probabilityThreshold: 0.9), .randomProbabilityThreshold(threshold: 0.9, seed: nil)),
+            (.random(probabilityThreshold: 0.9, seed: 3), .randomProbabilityThreshold(threshold: 0.9, seed: 3)),
         ]
         for (mode, kind) in cases { #expect(mode.kind == kind) }
     }

@@ -6,7 +6,7 @@ import Testing
 /// A conversation that checks the context budget on the tokens it renders (the local model's) is trusted
 /// with it: the session does not render and tokenize the request a second time to count it.
 @Suite struct BudgetCheckTests {
-    final class CountingProvider: LanguageModelProvider {
+    final class CountingProvider: ConversationModel {
         let counts = Atomic(0)
         let contextSize = 10
 

@@ -262,7 +262,7 @@ struct ErrorMappingTests {
     // MARK: - The session's own checks (scripted models)
 
     /// A model that can do neither guided generation nor tool calling.
-    struct TextOnlyModel: LanguageModel {
+    struct TextOnlyModel: ConversationModel {
         let inner = ScriptedProvider([.text(["never"])])
         var contextSize: Int { 4096 }
         var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: []) }

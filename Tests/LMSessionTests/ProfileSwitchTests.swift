@@ -205,7 +205,7 @@ import Testing
     }
 
     /// A model that reasons once, then answers.
-    final class Reasoner: LanguageModel, LanguageModelConversation {
+    final class Reasoner: ConversationModel, LanguageModelConversation {
         let contextSize = 4096
         func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int { 1 }
         func makeConversation() -> any LanguageModelConversation { self }

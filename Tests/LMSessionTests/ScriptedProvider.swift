@@ -5,7 +5,7 @@ import Synchronization
 /// A provider that plays back scripted steps instead of running a model, and records what it was asked.
 /// Token counts are words: every whitespace-separated word of an entry counts 1, plus 2 per entry for its
 /// turn markers, plus 1 for the response's opening.
-final class ScriptedProvider: LanguageModelProvider {
+final class ScriptedProvider: ConversationModel {
     enum Step: Sendable {
         /// Emits each text delta, then usage.
         case text([String])

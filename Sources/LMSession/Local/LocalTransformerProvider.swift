@@ -11,7 +11,7 @@ import Synchronization
 /// (`BatchScheduler`); each session's output is the same as when it runs alone. Prompts are rendered with the model's
 /// chat template (the GGUF's own Jinja template, else the architecture's native format) from the complete transcript; generation stops at an end-of-generation token, at
 /// `maximumResponseTokens`, or with ``LanguageModelError/contextSizeExceeded(_:)`` when the context window is full.
-public final class LocalTransformerProvider: LanguageModelProvider {
+public final class LocalTransformerProvider: ConversationModel {
     /// The provider of the default model (see ``defaultModelCandidates(environment:)``), resolved on first use.
     public static let shared: LocalTransformerProvider = switch defaultModelPath() {
     case .success(let path): LocalTransformerProvider(path: path)
@@ -154,7 +154,7 @@ public final class LocalTransformerProvider: LanguageModelProvider {
     /// KV caches this provider's sessions hold now (generating or idle).
     package var heldCaches: Int { budget.held }
 
-    public func makeConversation() -> any LanguageModelConversation {
+    package func makeConversation() -> any LanguageModelConversation {
         LocalConversation(provider: self)
     }
 

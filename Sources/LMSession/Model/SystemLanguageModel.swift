@@ -9,6 +9,8 @@ import Foundation
 public final class SystemLanguageModel: Sendable {
     /// The provider that runs this model.
     public let provider: any LanguageModel
+    /// ``provider`` behind the session's seam.
+    let conversationProvider: any ConversationModel
     /// What the model is used for (recorded; it changes nothing here, see ``UseCase``).
     public let useCase: UseCase
     /// The content checks applied to input and output (see ``Guardrails``).
@@ -25,22 +27,23 @@ public final class SystemLanguageModel: Sendable {
     /// A handle to any provider: a local model, a remote one, or a scripted one in tests. (Not in Apple's API.)
     public init(provider: some LanguageModel, useCase: UseCase = .general, guardrails: Guardrails = .default) {
         self.provider = provider
+        self.conversationProvider = provider.conversationModel
         self.useCase = useCase
         self.guardrails = guardrails
     }
 
     /// Whether the model can be used, and if not why (see ``Availability``).
-    public final var availability: Availability { provider.availability }
+    public final var availability: Availability { conversationProvider.availability }
 
     /// `availability == .available`.
     public final var isAvailable: Bool { availability == .available }
 
     /// Tokens one session may hold: instructions, tool definitions, transcript, prompts, schemas and responses.
     /// 4096 for the default model (never more than the model's trained context). Apple 26.4 API.
-    public final var contextSize: Int { provider.contextSize }
+    public final var contextSize: Int { conversationProvider.contextSize }
 
     /// Languages the model answers in. SmolLM2 and our Gemma 3 270M are trained on English: `["en"]`.
-    public final var supportedLanguages: Set<Locale.Language> { provider.supportedLanguages }
+    public final var supportedLanguages: Set<Locale.Language> { conversationProvider.supportedLanguages }
 
     /// Whether the model supports `locale`'s language (the language code is compared, not the region).
     public final func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
@@ -49,14 +52,14 @@ public final class SystemLanguageModel: Sendable {
     }
 }
 
-extension SystemLanguageModel: LanguageModel {
+extension SystemLanguageModel: ConversationModel {
     /// The provider's capabilities (the local model: guided generation, tool calling, and reasoning when its vocabulary has `<think>`).
     public var capabilities: LanguageModelCapabilities { provider.capabilities }
-    public var assetIDs: [String] { provider.assetIDs }
+    public var assetIDs: [String] { conversationProvider.assetIDs }
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
-        try await provider.tokenCount(for: input)
+        try await conversationProvider.tokenCount(for: input)
     }
-    public func makeConversation() -> any LanguageModelConversation { provider.makeConversation() }
+    package func makeConversation() -> any LanguageModelConversation { conversationProvider.makeConversation() }
 }
 
 extension SystemLanguageModel {

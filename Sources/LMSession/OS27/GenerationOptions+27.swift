@@ -16,20 +16,23 @@ extension GenerationOptions {
 }
 
 extension GenerationOptions.SamplingMode {
-    /// The kind of a sampling mode and its parameters (27.0 beta interface spelling; 27.1 notes report
-    /// `randomTopK`/`randomProbabilityThreshold`, which may replace these names).
+    /// The kind of a sampling mode and its parameters, for executors that translate it (Apple 27, the GA
+    /// spelling of its guide for model providers; the 27.0 beta called the random cases `top` and `nucleus`).
     public enum Kind: Sendable, Equatable {
+        /// Always the most likely token.
         case greedy
-        case top(k: Int, seed: UInt64?)
-        case nucleus(threshold: Double, seed: UInt64?)
+        /// Among the `k` most likely tokens, with `seed` when given.
+        case randomTopK(k: Int, seed: UInt64?)
+        /// Among the most likely tokens whose probabilities add up to `threshold`, with `seed` when given.
+        case randomProbabilityThreshold(threshold: Double, seed: UInt64?)
     }
 
     /// This mode's kind and parameters.
     public var kind: Kind {
         switch mode {
         case .greedy: .greedy
-        case let .topK(k, seed): .top(k: k, seed: seed)
-        case let .nucleus(p, seed): .nucleus(threshold: p, seed: seed)
+        case let .topK(k, seed): .randomTopK(k: k, seed: seed)
+        case let .nucleus(p, seed): .randomProbabilityThreshold(threshold: p, seed: seed)
         }
     }
 }

@@ -12,7 +12,7 @@ import Synchronization
 public final class LanguageModelSession: Sendable {
     /// The model this session talks to (a profile's ``DynamicProfile/model(_:)-(any LanguageModel)`` may choose
     /// another for a call).
-    var model: any LanguageModel { conversations.defaultModel }
+    var model: any ConversationModel { conversations.defaultModel }
     /// The tools the model may call, fixed at creation.
     let tools: [any Tool]
     /// This session's state in each model it runs on (the KV cache of the local model).
@@ -40,7 +40,7 @@ public final class LanguageModelSession: Sendable {
     /// What `@SessionProperty` wrappers read while this session evaluates its profile or calls tools (Apple 27).
     let propertyValues = SessionPropertyValues()
 
-    init(model: any LanguageModel, tools: [any Tool], initialTranscript: Transcript,
+    init(model: any ConversationModel, tools: [any Tool], initialTranscript: Transcript,
          profile: sending LanguageModelSession.AnyDynamicProfile? = nil) {
         self.tools = tools
         self.conversations = ModelConversations(defaultModel: model)
@@ -74,7 +74,7 @@ public final class LanguageModelSession: Sendable {
         self.init(model: model, tools: tools, initialTranscript: transcript)
     }
 
-    convenience init(anyModel model: any LanguageModel, tools: [any Tool], instructions: Instructions?) {
+    convenience init(anyModel model: any ConversationModel, tools: [any Tool], instructions: Instructions?) {
         let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
         var entries: [Transcript.Entry] = []
         if instructions != nil || !definitions.isEmpty {

@@ -9,17 +9,17 @@ import Synchronization
 /// models, whose conversations keep no state) cannot be recognised and gets a new conversation per model call.
 final class ModelConversations: Sendable {
     /// The session's model, used by calls whose profile sets no model.
-    let defaultModel: any LanguageModel
+    let defaultModel: any ConversationModel
     let defaultConversation: any LanguageModelConversation
-    private let others = Mutex<[ObjectIdentifier: (model: any LanguageModel, conversation: any LanguageModelConversation)]>([:])
+    private let others = Mutex<[ObjectIdentifier: (model: any ConversationModel, conversation: any LanguageModelConversation)]>([:])
 
-    init(defaultModel: any LanguageModel) {
+    init(defaultModel: any ConversationModel) {
         self.defaultModel = defaultModel
         self.defaultConversation = defaultModel.makeConversation()
     }
 
     /// The conversation a call on `model` runs in (`nil`: the session's model).
-    func conversation(for model: (any LanguageModel)?) -> any LanguageModelConversation {
+    func conversation(for model: (any ConversationModel)?) -> any LanguageModelConversation {
         guard let model else { return defaultConversation }
         guard let key = Self.identity(of: model) else { return model.makeConversation() }
         if key == Self.identity(of: defaultModel) { return defaultConversation }
@@ -33,8 +33,8 @@ final class ModelConversations: Sendable {
     }
 
     /// What conversations of `model` are kept under; nil for a value.
-    static func identity(of model: any LanguageModel) -> ObjectIdentifier? {
-        if let system = model as? SystemLanguageModel { return identity(of: system.provider) }
+    static func identity(of model: any ConversationModel) -> ObjectIdentifier? {
+        if let system = model as? SystemLanguageModel { return identity(of: system.conversationProvider) }
         guard type(of: model) is AnyClass else { return nil }
         return ObjectIdentifier(model as AnyObject)
     }

@@ -61,6 +61,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// The identity of this response's structured content, in every snapshot and the final response.
     private let generationID = GenerationID()
     private var stepUsage: LanguageModelUsage?
+    /// The id and metadata an executor gave the step's response entry (``LanguageModelEvent/responseDetails(_:)``).
+    private var responseDetails: LanguageModelResponseDetails?
     private var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
     /// Tool-calling rounds run so far, and how many the session allows (read when the request starts).
     private var toolRounds = 0
@@ -76,7 +78,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     private var lastPuller: Int?
     private var endedAsLeft = false
     /// The current model call's model (the session's before the first call).
-    private var model: any LanguageModel { call?.model ?? session.model }
+    private var model: any ConversationModel { call?.model ?? session.model }
     /// The life-cycle callbacks of the current model call's profile.
     private var callbacks: ProfileCallbacks { call?.callbacks ?? ProfileCallbacks() }
 
@@ -211,6 +213,18 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             case .reasoning(let text, let signature):
                 // Recorded with the step's tool calls or response, so a failed step leaves none behind.
                 stepReasoning.append(.reasoning(Transcript.Reasoning(segments: [.text(Transcript.TextSegment(content: text))], signature: signature)))
+            case .reasoningEntry(let reasoning):
+                stepReasoning.append(.reasoning(reasoning))
+            case .replaceText(let whole):
+                text = whole
+                guard snapshots else { continue }
+                if plan.responseFormat != nil {
+                    json = IncrementalJSONReader()
+                    json.append(whole)
+                }
+                if let snapshot = try snapshot() { return snapshot }
+            case .responseDetails(let details):
+                responseDetails = details
             }
         }
     }
@@ -274,6 +288,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         json = IncrementalJSONReader()
         structured = nil
         stepUsage = nil
+        responseDetails = nil
         pendingCalls = nil
         // `.required` forces a call in the first round only; after it the model may answer.
         if options.toolCallingMode == .required && toolRounds > 0 { options.toolCallingMode = .allowed }
@@ -370,7 +385,11 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try await callbacks.reasoning(in: stepReasoning)
         newEntries += stepReasoning
         stepReasoning = []
-        let response = Transcript.Response(assetIDs: model.assetIDs, segments: segments)
+        var response = Transcript.Response(assetIDs: model.assetIDs, segments: segments)
+        if let responseDetails {
+            if let id = responseDetails.entryID { response.id = id }
+            response.metadata = responseDetails.metadata
+        }
         try await callbacks.response(response)
         newEntries.append(.response(response))
         session.propertyValues.state.withLock { $0.request = nil }
@@ -414,12 +433,12 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         session.endRequest(transcript: keeps ? Transcript(entries: base.entries + newEntries) : nil, usage: usage)
     }
 
-    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` for a schema on a model without guided
-    ///   generation (never a silent downgrade to text). (Tools are checked per model call, in `startStep`.)
+    /// - Throws: what the model says for a schema on a model without guided generation (never a silent
+    ///   downgrade to text): ``LanguageModelError/unsupportedGenerationGuide(_:)`` from the package's models,
+    ///   ``LanguageModelError/unsupportedCapability(_:)`` from a model written for Apple's contract. (Tools are checked per model call, in `startStep`.)
     private func checkCapabilities(_ capabilities: LanguageModelCapabilities) throws {
         if let format = plan.responseFormat, !capabilities.contains(.guidedGeneration) {
-            throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
-                debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
+            throw model.unsupportedSchemaError(schemaName: format.name.isEmpty ? nil : format.name)
         }
     }
 

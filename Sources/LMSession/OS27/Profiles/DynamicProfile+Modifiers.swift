@@ -9,12 +9,12 @@ extension LanguageModelSession.DynamicProfile {
     /// instance (``SystemLanguageModel``: its provider) keeps one conversation (the local model's KV cache) per
     /// session across switches; a model that is a value (the server models) gets a new conversation per call.
     public func model(_ model: any LanguageModel) -> some LanguageModelSession.DynamicProfile {
-        modified { $0.settings.setIfUnset(\.model, model) }
+        modified { $0.settings.setIfUnset(\.model, model.conversationModel) }
     }
 
     /// Runs the profile's model calls on `model` (see ``model(_:)-(any LanguageModel)``).
     public func model(_ model: some LanguageModel) -> some LanguageModelSession.DynamicProfile {
-        modified { $0.settings.setIfUnset(\.model, model) }
+        modified { $0.settings.setIfUnset(\.model, model.conversationModel) }
     }
 
     /// Sets the temperature (``GenerationOptions/temperature``); `nil` means the model's default.

@@ -51,7 +51,7 @@ struct ProfileState {
 
 /// What one model call runs with: its model and conversation, and what the session's profile gave for it.
 struct ModelCallSetup: Sendable {
-    var model: any LanguageModel
+    var model: any ConversationModel
     var conversation: any LanguageModelConversation
     /// The instructions entry the profile gave; nil for a session with fixed instructions.
     var instructions: Transcript.Instructions?

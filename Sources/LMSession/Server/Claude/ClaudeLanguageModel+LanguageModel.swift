@@ -1,7 +1,7 @@
 import Foundation
 import LMGrammar
 
-extension ClaudeLanguageModel: LanguageModel {
+extension ClaudeLanguageModel: ConversationModel {
     /// `.unavailable(.modelNotReady)` when the base URL cannot address an HTTP server (always), or for
     /// ``ServerReachability/holdSeconds`` after a request found the server unreachable (that request threw
     /// ``ServerModelError/unreachable(_:)``); `.available` otherwise, after which the next request tries again.
@@ -78,7 +78,7 @@ extension ClaudeLanguageModel: LanguageModel {
         return count
     }
 
-    public func makeConversation() -> any LanguageModelConversation {
+    package func makeConversation() -> any LanguageModelConversation {
         ClaudeConversation(model: self)
     }
 

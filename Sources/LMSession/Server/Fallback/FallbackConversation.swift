@@ -26,14 +26,14 @@ final class FallbackConversation: LanguageModelConversation, ChecksContextBudget
                 do {
                     var produced = false
                     do {
-                        try await Self.checkBudget(request, on: primary, of: model.primary)
+                        try await Self.checkBudget(request, on: primary, of: model.primarySeam)
                         for try await event in primary.generate(request) {
                             produced = true
                             continuation.yield(event)
                         }
                     } catch where !produced && !(error is CancellationError) && model.shouldFallBack(error) {
                         fallbackCalls.add(1, ordering: .relaxed)
-                        try await Self.checkBudget(request, on: fallback, of: model.fallback)
+                        try await Self.checkBudget(request, on: fallback, of: model.fallbackSeam)
                         for try await event in fallback.generate(request) { continuation.yield(event) }
                     }
                     continuation.finish()
@@ -47,7 +47,7 @@ final class FallbackConversation: LanguageModelConversation, ChecksContextBudget
 
     /// The session's budget check, for a conversation that does not check its budget itself.
     private static func checkBudget(_ request: LanguageModelRequest, on conversation: any LanguageModelConversation,
-                                    of model: any LanguageModel) async throws {
+                                    of model: any ConversationModel) async throws {
         guard !(conversation is any ChecksContextBudget) else { return }
         let needed = try await model.tokenCount(for: .request(request))
         if needed > model.contextSize {

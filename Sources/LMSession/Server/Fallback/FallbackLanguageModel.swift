@@ -11,12 +11,15 @@ import Foundation
 /// The switch is per model call: the next call tries `primary` again. A failure after `primary` streamed
 /// part of its answer is not retried (the part cannot be taken back); it ends the request, and the
 /// transcript rolls back as for any failure. Not in Apple's API.
-public struct FallbackLanguageModel: LanguageModel {
+public struct FallbackLanguageModel: ConversationModel {
     /// The model asked first.
     public let primary: any LanguageModel
     /// The model asked when `primary` fails with an error `shouldFallBack` accepts.
     public let fallback: any LanguageModel
     let shouldFallBack: @Sendable (any Error) -> Bool
+    /// ``primary`` and ``fallback`` behind the session's seam.
+    let primarySeam: any ConversationModel
+    let fallbackSeam: any ConversationModel
 
     /// - Parameters:
     ///   - primary: the model asked first.
@@ -27,6 +30,8 @@ public struct FallbackLanguageModel: LanguageModel {
         self.primary = primary
         self.fallback = fallback
         self.shouldFallBack = shouldFallBack
+        self.primarySeam = primary.conversationModel
+        self.fallbackSeam = fallback.conversationModel
     }
 
     /// True for errors that say "try elsewhere", not "this request is wrong": rate limits (27's
@@ -44,11 +49,11 @@ public struct FallbackLanguageModel: LanguageModel {
 
     /// Available when either model is.
     public var availability: SystemLanguageModel.Availability {
-        primary.availability == .available ? .available : fallback.availability
+        primarySeam.availability == .available ? .available : fallbackSeam.availability
     }
 
     /// The smaller of the two: a transcript must fit the model that may have to take it over.
-    public var contextSize: Int { min(primary.contextSize, fallback.contextSize) }
+    public var contextSize: Int { min(primarySeam.contextSize, fallbackSeam.contextSize) }
 
     /// What both models can do.
     public var capabilities: LanguageModelCapabilities {
@@ -56,20 +61,21 @@ public struct FallbackLanguageModel: LanguageModel {
         return LanguageModelCapabilities(capabilities: all.filter { primary.capabilities.contains($0) && fallback.capabilities.contains($0) })
     }
 
-    public var supportedLanguages: Set<Locale.Language> { primary.supportedLanguages.intersection(fallback.supportedLanguages) }
+    public var supportedLanguages: Set<Locale.Language> { primarySeam.supportedLanguages.intersection(fallbackSeam.supportedLanguages) }
 
-    public var assetIDs: [String] { primary.assetIDs }
+    public var assetIDs: [String] { primarySeam.assetIDs }
 
     /// `primary`'s count, or `fallback`'s when `primary` cannot count.
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         do {
-            return try await primary.tokenCount(for: input)
+            return try await primarySeam.tokenCount(for: input)
         } catch {
-            return try await fallback.tokenCount(for: input)
+            return try await fallbackSeam.tokenCount(for: input)
         }
     }
 
-    public func makeConversation() -> any LanguageModelConversation {
-        FallbackConversation(model: self, primary: primary.makeConversation(), fallback: fallback.makeConversation())
+    package func makeConversation() -> any LanguageModelConversation {
+        FallbackConversation(model: self, primary: primarySeam.makeConversation(),
+                             fallback: fallbackSeam.makeConversation())
     }
 }

@@ -48,11 +48,11 @@ enum OpenAIChatRequest {
         switch options.samplingMode?.kind {
         case .greedy?:
             members.append(("temperature", .double(0)))
-        case let .top(k, seed)?:
+        case let .randomTopK(k, seed)?:
             options.temperature.map { members.append(("temperature", .double($0))) }
             members.append(("top_k", .int(k)))
             seed.map { members.append(("seed", .int(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }
-        case let .nucleus(p, seed)?:
+        case let .randomProbabilityThreshold(p, seed)?:
             options.temperature.map { members.append(("temperature", .double($0))) }
             members.append(("top_p", .double(p)))
             seed.map { members.append(("seed", .int(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }

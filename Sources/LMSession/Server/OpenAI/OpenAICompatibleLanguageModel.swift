@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// The API key is sent only in the `Authorization` header. It never appears in errors, descriptions,
 /// `dump` output or the transcript: every server text put in an error is redacted.
-public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConvertible, CustomReflectable {
+public struct OpenAICompatibleLanguageModel: ConversationModel, CustomStringConvertible, CustomReflectable {
     /// The API's root, e.g. `http://127.0.0.1:8080/v1` or `https://api.openai.com/v1`; requests go to
     /// `{baseURL}/chat/completions`.
     public let baseURL: URL
@@ -125,7 +125,7 @@ public struct OpenAICompatibleLanguageModel: LanguageModel, CustomStringConverti
         }
     }
 
-    public func makeConversation() -> any LanguageModelConversation { OpenAIConversation(model: self) }
+    package func makeConversation() -> any LanguageModelConversation { OpenAIConversation(model: self) }
 
     public var description: String {
         "OpenAICompatibleLanguageModel(\(baseURL.redactedOrigin), model: \(model), apiKey: \(apiKey == nil ? "none" : SecretRedactor.mask))"

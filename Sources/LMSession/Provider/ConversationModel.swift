@@ -1,31 +1,22 @@
 import Foundation
 
-/// What a ``LanguageModelSession`` runs on (Apple's 27 `LanguageModel`): the local GGUF model
-/// (``SystemLanguageModel``, ``LocalTransformerProvider``), a model on a server
-/// (``OpenAICompatibleLanguageModel``, ``ClaudeLanguageModel``) or one you bring.
+/// The session's internal seam to the models of this package (the local GGUF model, the server models, the
+/// fallback model), which keep per-session state: the session hands a ``LanguageModelConversation`` the
+/// complete transcript, the generation options, the response schema (if any) and the tool definitions of one
+/// model call, and consumes a stream of ``LanguageModelEvent``s (deltas). Tool execution, snapshots, the
+/// transcript, rollback and the one-request-at-a-time rule stay in the session.
 ///
-/// The one seam between the session and a model: the session hands a ``LanguageModelConversation`` the
-/// complete transcript, the generation options, the response schema (if any) and the tool definitions of
-/// one model call, and consumes a stream of ``LanguageModelEvent``s (deltas). Tool execution, snapshots,
-/// the transcript, rollback and the one-request-at-a-time rule stay in the session.
-///
-/// Differs from Apple's 27 protocol: Apple's model names an `Executor` type that the framework creates
-/// and caches per configuration; here the model makes one ``LanguageModelConversation`` per session (the
-/// local model keeps that session's KV cache in it), and availability, context size and token counting
-/// are part of the protocol so that every model answers them. `LanguageModelProvider` is the earlier
-/// name of this protocol.
-public protocol LanguageModel: Sendable {
+/// Every such model is also Apple's ``LanguageModel`` (its executor is ``ConversationModelExecutor``), so the
+/// public API takes it where it takes any model. A model written for Apple's contract reaches the session
+/// through ``ExecutorModel``, which puts its executor behind this seam. Until the package's models move onto
+/// executors (a later step of issue 25), availability, context size and token counting are asked here.
+package protocol ConversationModel: LanguageModel where Executor == ConversationModelExecutor<Self> {
     /// Whether the model can be used here; checked before every request.
     var availability: SystemLanguageModel.Availability { get }
 
     /// Tokens one session may hold: instructions, tool definitions, transcript, prompt, schema and response.
     /// 4096 for the default local model; a server model's is the server's.
     var contextSize: Int { get }
-
-    /// What the model can do; a request that needs more throws before the model is called
-    /// (a schema without ``LanguageModelCapabilities/Capability/guidedGeneration``,
-    /// tools without ``LanguageModelCapabilities/Capability/toolCalling``).
-    var capabilities: LanguageModelCapabilities { get }
 
     /// Languages the model answers in.
     var supportedLanguages: Set<Locale.Language> { get }
@@ -42,21 +33,26 @@ public protocol LanguageModel: Sendable {
     /// Per-session state (the local model's KV cache; a server model's connection settings). Called once
     /// per session, when the session is created.
     func makeConversation() -> any LanguageModelConversation
+
+    /// What a request with a response schema throws when ``capabilities`` lacks guided generation.
+    func unsupportedSchemaError(schemaName: String?) -> LanguageModelError
 }
 
-/// The earlier name of ``LanguageModel``, kept so code written against it compiles.
-public typealias LanguageModelProvider = LanguageModel
-
-extension LanguageModel {
+extension ConversationModel {
     public var availability: SystemLanguageModel.Availability { .available }
     /// Guided generation and tool calling: what every model in this package supports.
     public var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling]) }
     public var supportedLanguages: Set<Locale.Language> { [Locale.Language(identifier: "en")] }
     public var assetIDs: [String] { [] }
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)``: the package's models never downgrade to text.
+    package func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
+        .unsupportedGenerationGuide(.init(schemaName: schemaName,
+            debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
+    }
 }
 
 /// One session's connection to a provider. A session never runs two requests on it at once.
-public protocol LanguageModelConversation: AnyObject, Sendable {
+package protocol LanguageModelConversation: AnyObject, Sendable {
     /// Starts loading the model and processing `transcript` (and `promptPrefix`, the start of the next
     /// prompt) in the background so the next request starts faster, and returns at once. Work started
     /// here must come before any later `generate` of this conversation. Best effort: never fails visibly.
@@ -80,8 +76,8 @@ public protocol LanguageModelConversation: AnyObject, Sendable {
 }
 
 extension LanguageModelConversation {
-    public func prewarm(transcript: Transcript, promptPrefix: Prompt?) {}
-    public var constrainsStructuredOutput: Bool { false }
+    package func prewarm(transcript: Transcript, promptPrefix: Prompt?) {}
+    package var constrainsStructuredOutput: Bool { false }
 }
 
 /// What a conversation generates from: everything one model call needs.
@@ -133,6 +129,30 @@ public enum LanguageModelEvent: Sendable, Equatable {
     /// so far: the response entry's segments keep text and such segments in the order they came. Only the
     /// last step's (the one that answers) are recorded.
     case segment(Transcript.Segment)
+    /// The whole response text so far, replacing what the text deltas built (an executor replaced a text
+    /// segment it had streamed, ``LanguageModelExecutorGenerationChannel/Response/Action/replaceTextSegment(_:)``).
+    case replaceText(String)
+    /// One complete reasoning entry, with its id and metadata (an executor's coalesced reasoning events):
+    /// recorded like ``reasoning(text:signature:)``.
+    case reasoningEntry(Transcript.Reasoning)
+    /// The id and metadata the response entry gets (an executor's `entryID` and last metadata snapshot).
+    case responseDetails(LanguageModelResponseDetails)
+}
+
+/// The id and metadata an executor gave its response entry.
+public struct LanguageModelResponseDetails: Sendable, Equatable {
+    /// The entry's id; nil keeps the one the session makes.
+    public var entryID: String?
+    public var metadata: [String: any Sendable & Codable & Equatable]
+
+    public init(entryID: String?, metadata: [String: any Sendable & Codable & Equatable]) {
+        self.entryID = entryID
+        self.metadata = metadata
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.entryID == b.entryID && Transcript.metadataEqual(a.metadata, b.metadata)
+    }
 }
 
 /// Token counts of one model call.
@@ -155,7 +175,7 @@ public struct LanguageModelUsage: Sendable, Equatable {
     }
 }
 
-/// What ``LanguageModel/tokenCount(for:)`` measures.
+/// What ``ConversationModel/tokenCount(for:)`` measures.
 public enum LanguageModelTokenCountInput: Sendable {
     /// Everything a request puts before the response: instructions, tool definitions, transcript, prompt,
     /// schema and the template's turn markers. The session's budget check compares it with `contextSize`.

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// The executors the process made, one per executor type and distinct configuration, as Apple's framework keeps
+/// them: a model's executor is created on its first request and serves every later request whose model has an
+/// equal ``LanguageModel/executorConfiguration``, in any session.
+///
+/// Holds at most ``limit`` executors; beyond that the least recently made one is dropped (its requests in
+/// flight keep it alive), so a stream of distinct configurations cannot grow memory without bound.
+final class ExecutorCache: Sendable {
+    static let shared = ExecutorCache()
+    static let limit = 64
+
+    // @unchecked: `configuration` is only ever made from a `Hashable & Sendable` value (an executor's
+    // `Configuration`); `AnyHashable` itself does not say so.
+    private struct Key: Hashable, @unchecked Sendable {
+        let executorType: ObjectIdentifier
+        let configuration: AnyHashable
+    }
+
+    private struct State {
+        var executors: [Key: any Sendable] = [:]
+        /// Keys in the order their executors were made, oldest first.
+        var order: [Key] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The executor of `model`'s configuration, made now when there is none.
+    /// - Throws: what the executor's `init(configuration:)` throws; nothing is kept then.
+    func executor<Model: LanguageModel>(for model: Model) throws -> Model.Executor {
+        let configuration = model.executorConfiguration
+        let key = Key(executorType: ObjectIdentifier(Model.Executor.self), configuration: AnyHashable(configuration))
+        return try state.withLock { state in
+            if let kept = state.executors[key] as? Model.Executor { return kept }
+            // Made under the lock so two first requests of one configuration share one executor.
+            let made = try Model.Executor(configuration: configuration)
+            state.executors[key] = made
+            state.order.append(key)
+            if state.order.count > Self.limit { state.executors[state.order.removeFirst()] = nil }
+            return made
+        }
+    }
+
+    /// How many executors are kept (for tests).
+    var count: Int { state.withLock { $0.executors.count } }
+}
