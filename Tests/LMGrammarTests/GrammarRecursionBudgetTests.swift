@@ -1,8 +1,9 @@
 import LMGrammar
 import Testing
 
-/// Recursive schemas under a token budget: the depth is bounded by the budget, not by a fixed bound, and the
-/// completion count (`GrammarMatcher+Budget`) keeps every value closable however deep it nests.
+/// Recursive schemas under a token budget (`GrammarOptions.recursionBoundedByInput`): the depth is bounded by
+/// the budget, not by a fixed count, and the completion count (`GrammarMatcher+Budget`) keeps every value
+/// closable however deep it nests. Left recursion, which reads nothing before it recurses, keeps its count.
 @Suite("Recursive values within a token budget")
 struct GrammarRecursionBudgetTests {
     /// A tree whose node is `{"c": NODE-or-null}`, referring to itself through `#`.
@@ -32,7 +33,7 @@ struct GrammarRecursionBudgetTests {
     @Test("a chooser that always nests deeper closes a valid value within the budget, as deep as the budget allows",
           arguments: [chain, tree], [12, 60, 300])
     func nestingIsBoundedByTheBudget(schema: String, budget: Int) throws {
-        let options = GrammarOptions(maxRecursionDepth: 10_000)
+        let options = GrammarOptions(recursionBoundedByInput: true)
         let grammar = try Grammar(jsonSchema: schema)
         let probe = try GrammarProbe(grammar, options: options)
         var mask = [UInt64](repeating: 0, count: probe.index.wordCount)
@@ -58,7 +59,7 @@ struct GrammarRecursionBudgetTests {
 
     @Test("in a deep value the count grows by at most the tokens that close one more level, and stays within the bytes to close")
     func countsStayConsistentInDeepValues() throws {
-        let probe = try GrammarProbe(try Grammar(jsonSchema: Self.chain), options: GrammarOptions(maxRecursionDepth: 10_000))
+        let probe = try GrammarProbe(try Grammar(jsonSchema: Self.chain), options: GrammarOptions(recursionBoundedByInput: true))
         let open = try #require(SyntheticVocabulary.id("{\""))
         var previous = try #require(probe.matcher.completionTokenCount)
         for level in 0..<200 {
@@ -71,5 +72,44 @@ struct GrammarRecursionBudgetTests {
         // The shortest completion by bytes is `null` then 200 braces: never fewer tokens than its bytes allow.
         #expect(previous >= 1 + 200 / 3)
         #expect(previous <= probe.matcher.shortestCompletion().map(\.count) ?? 0)
+    }
+
+    /// `A` is null or a non-empty array of `A` (as in GrammarSharingTests).
+    static let nested = Grammar(root: .reference("A"), definitions: [
+        "A": .anyOf([.null, .array(item: .reference("A"), minCount: 1, maxCount: nil)]),
+    ])
+
+    @Test("bounded by the input, recursion that opens a bracket first nests past maxRecursionDepth", arguments: [3, 4, 12, 40])
+    func inputBoundedNesting(depth: Int) throws {
+        let text = String(repeating: "[", count: depth) + "null" + String(repeating: "]", count: depth)
+        let free = try GrammarProbe(Self.nested, options: GrammarOptions(recursionBoundedByInput: true))
+        #expect(free.feed(text) && free.matcher.isComplete)
+        let counted = try GrammarProbe(Self.nested)
+        #expect((counted.feed(text) && counted.matcher.isComplete) == (depth <= 3), "the default still counts")
+    }
+
+    @Test("left recursion keeps the count when the input bounds the rest, and still terminates", arguments: [
+        ("null", true), ("nullx", true), ("nullxxx", true), ("nullxxxx", false), ("x", false),
+    ])
+    func leftRecursionKeepsItsCount(text: String, accepted: Bool) throws {
+        // L = L "x" | null: every "x" needs one more level of L entered before the first byte (1 + 3 levels).
+        let left = Grammar(root: .reference("L"), definitions: [
+            "L": .anyOf([.sequence([.reference("L"), .literals(["x"])]), .null]),
+        ])
+        let probe = try GrammarProbe(left, options: GrammarOptions(maxRecursionDepth: 3, recursionBoundedByInput: true))
+        #expect((probe.feed(text) && probe.matcher.isComplete) == accepted)
+    }
+
+    @Test("masks of a deep input-bounded value match the reference, and the shortest completion closes every level")
+    func deepMasksMatchTheReference() throws {
+        let probe = try GrammarProbe(Self.nested, options: GrammarOptions(recursionBoundedByInput: true))
+        #expect(probe.feed(String(repeating: "[", count: 30)))
+        var fast = [UInt64](repeating: 0, count: probe.index.wordCount)
+        var slow = fast
+        fast.withUnsafeMutableBufferPointer { probe.matcher.computeMask(into: $0) }
+        slow.withUnsafeMutableBufferPointer { probe.matcher.computeReferenceMask(into: $0) }
+        #expect(fast == slow)
+        #expect(probe.allows("["))
+        #expect(probe.matcher.shortestCompletion().map { String(decoding: $0, as: UTF8.self) } == "null" + String(repeating: "]", count: 30))
     }
 }
