@@ -8,6 +8,10 @@
 /// in the new frame, so runs at the depth bound take the optional parts and empty arrays that
 /// close the value.
 ///
+/// With `maxRecursionDepth` ``unbounded`` (a grammar without left recursion whose options let the
+/// input bound it) no call is refused for depth, so a state completes in any frame exactly when it
+/// is live (`NFALiveness.live`): no search.
+///
 /// Per matcher: answers are cached as they are asked. Not thread-safe.
 final class CallContexts {
     struct Frame: Hashable {
@@ -17,6 +21,8 @@ final class CallContexts {
     }
 
     static let root: Int32 = 0
+    /// The `maxRecursionDepth` of a grammar whose recursion the input bounds.
+    static let unbounded = Int.max
 
     let nfa: ByteNFA
     let liveness: NFALiveness
@@ -61,12 +67,14 @@ final class CallContexts {
     func isLive(_ s: Int32, in f: Int32) -> Bool {
         if liveness.callFree[Int(s)] { return true }
         if !liveness.live[Int(s)] { return false }
+        if maxRecursionDepth == Self.unbounded { return true }
         return search(s, in: f)
     }
 
     /// Whether a call of `procedure` from frame `f` may be entered: within the recursion bound,
     /// and the procedure able to complete in the frame it would open.
     func mayCall(_ procedure: Int32, from f: Int32) -> Bool {
+        if maxRecursionDepth == Self.unbounded { return liveness.live[Int(nfa.procedures[Int(procedure)].start)] }
         let key = Int64(f) << 32 | Int64(procedure)
         if let known = callCache[key] { return known }
         var open = 0

@@ -213,8 +213,14 @@ public struct GrammarOptions: Sendable, Equatable {
     public var maxAnyValueDepth: Int
     /// How many times a definition may be entered inside itself; definitions with equal bodies
     /// count as one. A recursive reference at this depth matches nothing, so optional parts and
-    /// empty arrays close the value there.
+    /// empty arrays close the value there. With `recursionBoundedByInput`, only recursion that
+    /// reads nothing first (left recursion) is counted.
     public var maxRecursionDepth: Int
+    /// Lets recursion that reads input before it recurses (every recursive JSON value: an object or
+    /// array opens first) nest to any depth, one level per byte at most; the caller bounds it, with a
+    /// token budget that keeps the value closable (`GrammarMatcher+Budget`). A grammar with left
+    /// recursion keeps the `maxRecursionDepth` count. Default false.
+    public var recursionBoundedByInput: Bool
     /// The largest automaton the compiler builds before giving up with `GrammarError.tooLarge`.
     public var maxStates: Int
     /// Determinized states a matcher caches (1 KiB of transitions each, plus a mask for states
@@ -232,7 +238,9 @@ public struct GrammarOptions: Sendable, Equatable {
     public var maxStringLength: Int
 
     public init(maxSpaces: Int = 1, maxAnyValueDepth: Int = 4, maxRecursionDepth: Int = 3, maxStates: Int = 500_000,
-                maxCachedStates: Int = 16_384, maxStringLength: Int = 512, maxStatesPerStep: Int = 32_768) {
+                maxCachedStates: Int = 16_384, maxStringLength: Int = 512, maxStatesPerStep: Int = 32_768,
+                recursionBoundedByInput: Bool = false) {
+        self.recursionBoundedByInput = recursionBoundedByInput
         self.maxStringLength = maxStringLength
         self.maxSpaces = maxSpaces
         self.maxAnyValueDepth = maxAnyValueDepth

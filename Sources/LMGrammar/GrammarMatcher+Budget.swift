@@ -6,7 +6,10 @@
 /// string the tokens made only of ordinary characters are left out of the search (they keep the
 /// string open), so the count is that of a real token path, at least the true minimum. Every
 /// state on the path found gets its length too (the rest of a shortest path is a shortest path),
-/// so the next steps of a generation mostly find their length cached. A decoder that keeps
+/// so the next steps of a generation mostly find their length cached. The search stops at the first
+/// level that meets a state whose length is known: the count is then that known path's length, the
+/// fewest tokens unless a shorter path avoids every state met before (a matcher's first search, on
+/// no cache, is exact). A decoder that keeps
 /// `completionTokenCount <= tokens left` after every token can always close the value in time:
 /// the first token of the path found leads to a state whose count is one less.
 extension GrammarMatcher {
@@ -114,6 +117,10 @@ extension GrammarMatcher {
                     }
                 }
             }
+            // A state met before closes by a known path: stop at the first level that meets one, rather than
+            // searching every level below `best` for a shorter path (in a value nested d deep that is every
+            // state within d/3 tokens, a trie walk each, on every step: quadratic in the depth).
+            if best != .max { break }
             swap(&frontier, &next)
         }
         guard best != .max else { return -1 }

@@ -14,7 +14,8 @@ public struct CompiledGrammar: Sendable {
         liveness = NFALiveness(nfa)
         maxCachedStates = max(options.maxCachedStates, 64)
         maxStatesPerStep = max(options.maxStatesPerStep, 64)
-        maxRecursionDepth = options.maxRecursionDepth
+        // Recursion that reads input first is bounded by the input; left recursion needs the count.
+        maxRecursionDepth = options.recursionBoundedByInput && !nfa.hasZeroWidthRecursion ? CallContexts.unbounded : options.maxRecursionDepth
         let contexts = CallContexts(nfa: nfa, liveness: liveness, maxRecursionDepth: maxRecursionDepth)
         if !contexts.isLive(nfa.start, in: CallContexts.root) { throw .emptyLanguage("no complete value is reachable") }
     }

@@ -21,8 +21,10 @@ extension GenerationSchema {
         case (.any, _):
             return nil
         case (.reference(let name), _):
-            guard let definition = definitions.first(where: { $0.name == name }) else { return "\(path): undefined type \(name)" }
-            return conformanceProblem(value, definition.node, path: path)
+            if let definition = definitions.first(where: { $0.name == name }) { return conformanceProblem(value, definition.node, path: path) }
+            // A recursive root refers to its own name (`$ref: "#"` in its JSON Schema).
+            guard name == title else { return "\(path): undefined type \(name)" }
+            return conformanceProblem(value, root, path: path)
         case (.anyOf(let choices), _):
             return choices.contains { conformanceProblem(value, $0, path: path) == nil } ? nil : "\(path) matches none of its choices"
         case (.null, .null), (.boolean, .bool):

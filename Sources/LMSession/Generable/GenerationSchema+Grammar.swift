@@ -47,9 +47,9 @@ extension GenerationSchema {
     }
 
     /// True when `json` is a complete value this schema's grammar generates (checked byte by
-    /// byte with the same automaton that masks tokens).
+    /// byte with the same automaton that masks tokens). Recursion may nest as deep as the text does.
     package func grammarAccepts(_ json: String) throws(GrammarFailure) -> Bool {
-        let compiled = try compiledGrammar()
+        let compiled = try compiledGrammar(options: GrammarOptions(recursionBoundedByInput: true))
         let index = TokenIndex(ArrayVocabulary(tokens: []))
         let matcher = GrammarMatcher(grammar: compiled, index: index)
         return matcher.accept(bytes: Array(json.utf8)) && matcher.isComplete

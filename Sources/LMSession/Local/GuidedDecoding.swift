@@ -30,12 +30,16 @@ final class TokenIndexCache: Sendable {
 
 extension GrammarGuide {
     /// A guide that constrains a response to `schema`.
+    ///
+    /// With a token budget (`maximumResponseTokens`), a recursive schema nests as deep as the budget allows (the
+    /// budget keeps the value closable); without one, `GrammarOptions.maxRecursionDepth` (3) levels.
     /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` (with the schema's name) when the schema
     ///   cannot be compiled to a grammar (an unsupported pattern, an empty language...).
-    package init(schema: GenerationSchema, index: TokenIndex) throws(LanguageModelError) {
+    package init(schema: GenerationSchema, index: TokenIndex, budgeted: Bool = false) throws(LanguageModelError) {
         do {
             let grammar = try Grammar(jsonSchema: schema.jsonValue)
-            self.init(matcher: GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index), tokenCount: index.tokenCount)
+            let options = GrammarOptions(recursionBoundedByInput: budgeted)
+            self.init(matcher: GrammarMatcher(grammar: try CompiledGrammar(grammar, options: options), index: index), tokenCount: index.tokenCount)
         } catch {
             throw .unsupportedGenerationGuide(.init(schemaName: schema.formatName.isEmpty ? nil : schema.formatName,
                                                     debugDescription: "The schema cannot be enforced: \(error)"))

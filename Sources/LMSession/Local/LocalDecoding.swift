@@ -74,7 +74,7 @@ package enum LocalDecoding {
             finish(&sequence, reason)
             if request.schema != nil, reason == .maximumTokens { try checkNotCutNumber(responseText, budget: budget) }
         } else if let schema = request.schema {
-            var (sequence, reason) = try decode(try GrammarGuide(schema: schema, index: vocabulary.index()))
+            var (sequence, reason) = try decode(try GrammarGuide(schema: schema, index: vocabulary.index(), budgeted: budget != nil))
             finish(&sequence, reason)
             if reason == .maximumTokens, !sequence.guide.inner.matcher.isTerminated { try checkNotCutNumber(responseText, budget: budget) }
         } else {

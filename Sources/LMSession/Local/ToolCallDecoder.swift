@@ -121,8 +121,8 @@ package struct ToolCallDecoder {
     }
 
     let mode: GenerationOptions.ToolCallingMode.Kind
-    private let index: TokenIndex
-    private let tokenBytes: (Int) -> [UInt8]
+    let index: TokenIndex
+    let tokenBytes: (Int) -> [UInt8]
     let envelope: EnvelopeTokens
     private let callMatcher: GrammarMatcher
     let valueMatcher: GrammarMatcher?
@@ -132,9 +132,13 @@ package struct ToolCallDecoder {
     private var pendingForce: [Int] = []
     private var callBytes: [UInt8] = []
     private var callTokenCount = 0
-    private var stringGuard = ToolCallStringGuard()
+    var stringGuard = ToolCallStringGuard()
+    /// Whether this step's mask is the grammar's alone, as the string guard admitted none of its tokens.
+    var guardYields = false
+    /// The tokens the string guard may refuse outside the closing tag's start (computed on first use).
+    var guardSuspects: [Int]?
     package private(set) var calls: [Transcript.ToolCall] = []
-    private var mask: [UInt64]
+    var mask: [UInt64]
     private let makeID: () -> String
     /// The tools' names, longest first (to read a ``EnvelopeTokens/nameFirst`` call).
     private let toolNames: [String]
@@ -213,6 +217,7 @@ package struct ToolCallDecoder {
                 return .force([quote])
             }
             fillMask(callMatcher)
+            applyStringGuard()
             return .sample(allowed: mask)
         case .afterCall:
             mask.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
@@ -258,7 +263,8 @@ package struct ToolCallDecoder {
             return .text
         case .call:
             let bytes = tokenBytes(token)
-            guard !isEnd, stringGuard.admits(bytes), callMatcher.accept(token: token) else { return .rejected }
+            guard !isEnd, guardYields || stringGuard.admits(bytes), callMatcher.accept(token: token) else { return .rejected }
+            guardYields = false
             stringGuard.advance(bytes)
             callBytes += bytes
             callTokenCount += 1
