@@ -27,6 +27,11 @@ enum Fixtures {
         return data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
     }
 
+    /// The images llama.cpp's preprocessing encoded, as RGB bytes before normalisation, `[nTiles, side, side, 3]`.
+    static func tileBytes(_ projector: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url("\(projector).tiles.rgb")))
+    }
+
     /// `bytes` with every occurrence of `old` replaced by `new` (same length, so offsets stay valid).
     static func replacing(_ old: String, with new: String, in bytes: [UInt8]) -> [UInt8] {
         let o = Array(old.utf8), n = Array(new.utf8)

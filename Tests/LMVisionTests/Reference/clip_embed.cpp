@@ -1,8 +1,9 @@
 // clip_embed: the image embeddings llama.cpp's mtmd computes for one image, as raw little-endian float32.
 //
-// usage: clip_embed MMPROJ.gguf gemma3|idefics3 WIDTH HEIGHT RGB_FILE OUT_FILE
+// usage: clip_embed MMPROJ.gguf gemma3|idefics3 WIDTH HEIGHT RGB_FILE OUT_FILE [TILES_FILE]
 //   RGB_FILE holds WIDTH*HEIGHT*3 bytes (rows top to bottom, R G B). OUT_FILE gets the embeddings of every
 //   encoded image in mtmd's order (Idefics3: the tiles row by row, then the overview), [nTokens, nEmbdText].
+//   TILES_FILE, when given, gets those images as the encoder reads them (normalised, [height, width, 3] each).
 //
 // Built against libmtmd of llama.cpp b11312 by Tests/LMVisionTests/Reference/make_expected.py. It calls
 // mtmd's own preprocessor (the class mtmd.cpp picks for the projector) and clip_image_encode, with flash
@@ -18,8 +19,8 @@
 #include <vector>
 
 int main(int argc, char ** argv) {
-    if (argc != 7) {
-        fprintf(stderr, "usage: clip_embed MMPROJ gemma3|idefics3 WIDTH HEIGHT RGB_FILE OUT_FILE\n");
+    if (argc != 7 && argc != 8) {
+        fprintf(stderr, "usage: clip_embed MMPROJ gemma3|idefics3 WIDTH HEIGHT RGB_FILE OUT_FILE [TILES_FILE]\n");
         return 2;
     }
     const std::string kind = argv[2];
@@ -55,6 +56,13 @@ int main(int argc, char ** argv) {
     std::vector<clip_image_f32 *> order;
     for (auto & e : out.entries) order.push_back(&e);
     if (out.has_overview()) order.push_back(&out.overview);  // idefics3: overview last
+
+    if (argc == 8) {
+        FILE * t = fopen(argv[7], "wb");
+        if (!t) { fprintf(stderr, "cannot write %s\n", argv[7]); return 1; }
+        for (clip_image_f32 * e : order) fwrite(e->get_ro_buf().data(), sizeof(float), e->get_ro_buf().size(), t);
+        fclose(t);
+    }
 
     FILE * f = fopen(argv[6], "wb");
     if (!f) { fprintf(stderr, "cannot write %s\n", argv[6]); return 1; }

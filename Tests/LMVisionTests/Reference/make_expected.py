@@ -10,8 +10,9 @@ usage: python3 Tests/LMVisionTests/Reference/make_expected.py
   (Scripts/llama-cpp-source).
 
 Writes Fixtures/<projector>.mmproj.gguf, Fixtures/image.rgb (the test image, WIDTH x HEIGHT RGB bytes) and
-Fixtures/<projector>.expected.f32 (llama.cpp's embeddings, float32, [nTokens, nEmbdText]) for gemma3 and
-idefics3. The weights are seeded, so the files are the same on every run; the outputs are committed (a few
+Fixtures/<projector>.expected.f32 (llama.cpp's embeddings, float32, [nTokens, nEmbdText]) and
+Fixtures/<projector>.tiles.rgb (the images mtmd's preprocessing made and encoded, as RGB bytes before
+normalisation, [nTiles, imageSize, imageSize, 3]) for gemma3 and idefics3. The weights are seeded, so the files are the same on every run; the outputs are committed (a few
 tens of kilobytes) so the tests need neither Python nor llama.cpp.
 """
 import os, subprocess, sys
@@ -25,6 +26,7 @@ WIDTH, HEIGHT = 50, 30  # not square and not the encoder's size, so resizing and
 
 N_EMBD, N_HEAD, N_FF, N_LAYER, PATCH, IMAGE = 32, 4, 64, 2, 8, 32
 N_EMBD_TEXT = 24
+MEAN, STD = [0.48, 0.45, 0.40], [0.27, 0.26, 0.28]
 F16, Q8_0 = gguf.GGMLQuantizationType.F16, gguf.GGMLQuantizationType.Q8_0
 
 
@@ -50,8 +52,8 @@ def write_mmproj(path, projector, rng):
     w.add_uint32("clip.vision.attention.head_count", N_HEAD)
     w.add_uint32("clip.vision.projection_dim", N_EMBD_TEXT)
     w.add_float32("clip.vision.attention.layer_norm_epsilon", 1e-6)
-    w.add_array("clip.vision.image_mean", [0.48, 0.45, 0.40])
-    w.add_array("clip.vision.image_std", [0.27, 0.26, 0.28])
+    w.add_array("clip.vision.image_mean", MEAN)
+    w.add_array("clip.vision.image_std", STD)
     w.add_uint32("clip.vision.projector.scale_factor", 2)
     if projector == "idefics3":
         w.add_uint32("clip.vision.preproc_image_size", 2 * IMAGE)  # longest edge: a 2x2 grid of tiles
@@ -130,7 +132,15 @@ def main():
         gguf_path = os.path.join(FIXTURES, f"{projector}.mmproj.gguf")
         write_mmproj(gguf_path, projector, np.random.default_rng(27 + i))
         out = os.path.join(FIXTURES, f"{projector}.expected.f32")
-        subprocess.run([exe, gguf_path, projector, str(WIDTH), str(HEIGHT), image_path, out], check=True)
+        tiles_f32 = os.path.join(FIXTURES, f"{projector}.tiles.f32")
+        subprocess.run([exe, gguf_path, projector, str(WIDTH), str(HEIGHT), image_path, out, tiles_f32], check=True)
+        # The normalised tiles mtmd encoded, stored as the bytes they were normalised from (a quarter the size).
+        values = np.fromfile(tiles_f32, dtype=np.float32).reshape(-1, 3)
+        os.remove(tiles_f32)
+        restored = (values * np.array(STD, dtype=np.float32) + np.array(MEAN, dtype=np.float32)) * 255
+        tile_bytes = np.rint(restored)
+        assert np.abs(restored - tile_bytes).max() < 1e-3 and tile_bytes.min() >= 0 and tile_bytes.max() <= 255
+        tile_bytes.astype(np.uint8).tofile(os.path.join(FIXTURES, f"{projector}.tiles.rgb"))
         print(f"{projector}: {os.path.getsize(out) // 4 // N_EMBD_TEXT} tokens")
 
 
