@@ -26,6 +26,9 @@ public struct VisionHyperparameters: Sendable, Equatable {
     public var longestEdge: Int?
     public var activation: VisionActivation
 
+    /// The largest `image_size` and `preproc_image_size` accepted, in pixels.
+    public static let maxImageSize = 8192
+
     /// Patches per side of one encoded image.
     public var patchesPerSide: Int { imageSize / patchSize }
     public var nPatches: Int { patchesPerSide * patchesPerSide }
@@ -37,7 +40,8 @@ public struct VisionHyperparameters: Sendable, Equatable {
     /// - Throws: ``VisionLoadError``: `.notVisionEncoder` for a file of another kind, `.unsupportedProjector`,
     ///   `.missingKey` for an absent or mistyped key, `.invalidKey` for values that cannot work together
     ///   (patch size not dividing the image size, heads not dividing the width, a scale factor not dividing
-    ///   the patches per side, mean/std without 3 entries or with a std of 0).
+    ///   the patches per side, mean/std without 3 entries or with a std of 0, an image size or longest edge above
+    ///   ``maxImageSize``, a longest edge above 16 tiles).
     public init(file: GGUFFile) throws(VisionLoadError) {
         let arch = file.architecture
         guard arch == "clip", file["clip.has_vision_encoder"]?.bool ?? true else { throw .notVisionEncoder(architecture: arch) }
@@ -84,6 +88,14 @@ public struct VisionHyperparameters: Sendable, Equatable {
         }
         guard nEmbd % nHead == 0 else {
             throw .invalidKey("clip.vision.attention.head_count", reason: "\(nHead) heads do not divide the width \(nEmbd)")
+        }
+        // Bounds on sizes no tensor pins down, so a small hostile file cannot ask for unbounded tiles or pixels
+        // (real files: 224-896 pixels a side, a longest edge of at most 4 tiles).
+        guard imageSize <= Self.maxImageSize else {
+            throw .invalidKey("clip.vision.image_size", reason: "\(imageSize) is above \(Self.maxImageSize) pixels")
+        }
+        if let edge = longestEdge, edge > min(Self.maxImageSize, 16 * imageSize) {
+            throw .invalidKey("clip.vision.preproc_image_size", reason: "\(edge) is above \(min(Self.maxImageSize, 16 * imageSize)) pixels")
         }
         guard patchesPerSide % scaleFactor == 0, patchesPerSide * patchesPerSide <= 1 << 16 else {
             throw .invalidKey(scaleKey, reason: "\(scaleFactor) does not divide the \(patchesPerSide) patches per side")

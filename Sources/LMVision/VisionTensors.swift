@@ -22,7 +22,7 @@ struct VisionTensors {
             throw .badShape(tensor: name, expected: [rows, cols], found: t.dims.reversed())
         }
         let w = WeightMatrix(type: t.type, data: file.data(for: t), rows: rows, cols: cols)
-        return KernelSet.active.prepare(w) { _, _ in }
+        return KernelSet.active.prepare(w)
     }
 
     /// A tensor of shape `shape` (outermost-first) dequantized to Float, row-major.

@@ -12,6 +12,9 @@ import Testing
         ("idefics3", [("mm.model.fc.weight", "mm.model.fx.weight")], .missingTensor("mm.model.fc.weight")),
         ("gemma3", [("v.blk.1.ffn_down.weight", "v.blk.1.ffn_dowx.weight")], .missingTensor("v.blk.1.ffn_down.weight")),
         ("gemma3", [("mm.soft_emb_norm.weight", "mm.soft_emb_norx.weight")], .missingTensor("mm.soft_emb_norm.weight")),
+        // A longest edge of 32576 pixels where the fixture has 64 (the uint32 value's bytes 40 00 become 40 7f).
+        ("idefics3", [("clip.vision.preproc_image_size\u{04}\u{00}\u{00}\u{00}@\u{00}", "clip.vision.preproc_image_size\u{04}\u{00}\u{00}\u{00}@\u{7f}")],
+         .invalidKey("clip.vision.preproc_image_size", reason: "32576 is above 512 pixels")),
         // attn_q and ffn_up of block 0 swap names: attn_q then has ffn_up's shape.
         ("gemma3", [("v.blk.0.attn_q.weight", "v.blk.0.ffn_zz.weight"), ("v.blk.0.ffn_up.weight", "v.blk.0.attn_q.weight"),
                     ("v.blk.0.ffn_zz.weight", "v.blk.0.ffn_up.weight")],
