@@ -3,19 +3,19 @@ import LMKernels
 /// Multi-head attention in which every token attends to every token (a ViT's, non-causal):
 /// `out_h = softmax(Q_h K_hᵀ · scale) V_h` for each head, in Float with the softmax's sums in Double.
 ///
-/// `q`, `k`, `v` and `out` are `[nTokens, nHead * headDim]`. Tokens are split across the pool.
+/// `q`, `k`, `v` and `out` are `[nTokens, nHead * headDim]`. Tokens are split across the pool; each range
+/// of tokens keeps one row of `[nTokens]` scores (Gemma 3's 4,096 patches would need 64 MB for all rows).
 struct FullAttention: ParallelRangeJob {
     let q: UnsafePointer<Float>, k: UnsafePointer<Float>, v: UnsafePointer<Float>
     let out: UnsafeMutablePointer<Float>
     let nTokens: Int, nHead: Int, headDim: Int
-    /// Scratch of `[nTokens]` scores per token of the range, `[nTokens, nTokens]` in all.
-    let scores: UnsafeMutablePointer<Float>
 
     func run(_ range: Range<Int>) {
         let width = nHead * headDim
         let scale = 1 / Float(headDim).squareRoot()
+        let s = UnsafeMutablePointer<Float>.allocate(capacity: nTokens)
+        defer { s.deallocate() }
         for t in range {
-            let s = scores + t * nTokens
             for h in 0..<nHead {
                 let qh = q + t * width + h * headDim
                 var maxScore = -Float.infinity

@@ -26,13 +26,11 @@ struct VisionBlock: Sendable {
     struct Scratch {
         var h, q, k, v, attn: [Float]
         var ff: [Float]
-        var scores: [Float]
         init(nTokens T: Int, _ hp: VisionHyperparameters) {
             let n = T * hp.nEmbd
             (h, q, k, v, attn) = ([Float](repeating: 0, count: n), [Float](repeating: 0, count: n), [Float](repeating: 0, count: n),
                                   [Float](repeating: 0, count: n), [Float](repeating: 0, count: n))
             ff = [Float](repeating: 0, count: T * hp.nFF)
-            scores = [Float](repeating: 0, count: T * T)
         }
     }
 
@@ -47,15 +45,13 @@ struct VisionBlock: Sendable {
             work.k.withUnsafeMutableBufferPointer { kb in
             work.v.withUnsafeMutableBufferPointer { vb in
             work.attn.withUnsafeMutableBufferPointer { ab in
-            work.scores.withUnsafeMutableBufferPointer { sb in
                 q(h, nTokens: T, into: qb.baseAddress!, scratch: scratch, pool: pool)
                 k(h, nTokens: T, into: kb.baseAddress!, scratch: scratch, pool: pool)
                 v(h, nTokens: T, into: vb.baseAddress!, scratch: scratch, pool: pool)
                 pool.parallelFor(0..<T, job: FullAttention(q: qb.baseAddress!, k: kb.baseAddress!, v: vb.baseAddress!,
-                                                           out: ab.baseAddress!, nTokens: T, nHead: nHead, headDim: headDim,
-                                                           scores: sb.baseAddress!))
+                                                           out: ab.baseAddress!, nTokens: T, nHead: nHead, headDim: headDim))
                 o(ab.baseAddress!, nTokens: T, into: h, scratch: scratch, pool: pool)
-            }}}}}
+            }}}}
             for i in 0..<(T * n) { x[i] += h[i] }
             ln2(x, rows: T, into: h)
             work.ff.withUnsafeMutableBufferPointer { fb in
