@@ -21,7 +21,7 @@ public final class VisionEncoder: Sendable {
     public let hyperparameters: VisionHyperparameters
     /// Width of the text model's embeddings the projector produces.
     public let nEmbdText: Int
-    let file: GGUFFile
+    let file: GGUFFile                   // keeps the mapping the weight matrices point into alive
     let patchEmbedding: VisionLinear     // [nEmbd, 3 * patchSize²], columns channel-major then row then column
     let positionEmbedding: [Float]       // [nPatches, nEmbd]
     let preNorm: LayerNorm?
@@ -64,7 +64,9 @@ public final class VisionEncoder: Sendable {
         pool = ThreadPool(threads: max(1, threads))
     }
 
-    /// Encodes one preprocessed image.
+    /// Encodes one preprocessed image. Activations are allocated per call (a few per image, unlike a decode
+    /// step), so calls from several tasks do not share state; they share the pool, which runs a job that finds
+    /// it busy on the caller alone.
     /// - Parameter pixels: `[imageSize, imageSize, 3]` normalised values (``ImagePreprocessor``'s tiles).
     /// - Returns: `[hyperparameters.tokensPerImage, nEmbdText]` embeddings, row-major.
     /// - Precondition: `pixels.count == imageSize * imageSize * 3` (a programmer error: tiles come from the
