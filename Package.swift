@@ -6,6 +6,7 @@ import PackageDescription
 //   LMTokenizer depends only on LMGGUF; LMGrammar, LMJinja and LMImage (PNG and JPEG decoded to RGB for image
 //   attachments) depend on nothing;
 //   LMTransformer uses LMJinja to render a GGUF's own chat template.
+//   LMVision (the image encoder and projector of llama.cpp's mmproj GGUFs) sits on LMGGUF, LMKernels and LMImage.
 //   LMGeneration (the decode step: sample, constrain, detokenize; stop rules) sits on LMTransformer,
 //   LMTokenizer and LMGrammar; the session and the command line both decode through it. A module of its
 //   own: `lmsession generate` needs the step without the session (raw prompts, repetition penalty), and it
@@ -60,6 +61,7 @@ let package = Package(
         .target(name: "LMGrammar"),
         .target(name: "LMJinja"),
         .target(name: "LMImage"),
+        .target(name: "LMVision", dependencies: ["LMGGUF", "LMKernels", "LMKernelsCore", "LMImage"]),
         .target(name: "LMGeneration", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
         .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "LMJinja"]),
         .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
@@ -75,6 +77,8 @@ let package = Package(
         .testTarget(name: "AppleProviderTests", dependencies: ["LMSession", "TestSupport"]),
         .testTarget(name: "LMGrammarTests", dependencies: ["LMGrammar", "TestSupport"]),
         .testTarget(name: "LMImageTests", dependencies: ["LMImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LMVisionTests", dependencies: ["LMVision", "LMImage", "LMGGUF"], exclude: ["Reference"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
         // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
         .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
