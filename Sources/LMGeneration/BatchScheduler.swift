@@ -18,8 +18,8 @@ import LMTransformer
 /// same threads and kernels (``ForwardEngine/decode(_:tokens:forEachLogits:)``), so greedy output
 /// does not depend on what else is running.
 ///
-/// `@unchecked Sendable`: all state is guarded by `condition`, and the engine is used only by the
-/// holder of the turn (`busy`).
+/// `@unchecked Sendable`: all state is guarded by `condition`, and the engine and the step's buffers
+/// are used only by the holder of the turn (`busy`).
 public final class BatchScheduler: @unchecked Sendable {
     public let engine: ForwardEngine
     private let condition = NSCondition()
@@ -38,6 +38,12 @@ public final class BatchScheduler: @unchecked Sendable {
     private var stepCount = 0
     /// The largest batch stepped so far.
     private var largestBatch = 0
+    // Used by the step's leader only (while `busy`), reused so that a step allocates nothing once the
+    // buffers have grown to the largest batch: the batch (swapped with `pending`, whose buffer a copy
+    // would have duplicated), and its contexts and tokens as the engine takes them.
+    private var stepping: [BatchedSequence] = []
+    private var stepContexts: [InferenceContext] = []
+    private var stepTokens: [Int] = []
 
     public init(engine: ForwardEngine) {
         self.engine = engine
@@ -99,17 +105,17 @@ public final class BatchScheduler: @unchecked Sendable {
         condition.broadcast()
         while !sequence.stepped {
             if !busy && stepReady && (decodeTurn || waitingPrefills == 0) {
-                let batch = pending
-                pending.removeAll(keepingCapacity: true)
+                swap(&pending, &stepping)
                 busy = true
                 stepCount += 1
-                largestBatch = max(largestBatch, batch.count)
+                largestBatch = max(largestBatch, stepping.count)
                 condition.unlock()
-                step(batch)
+                step()
                 condition.lock()
                 busy = false
                 decodeTurn = false
-                for s in batch { s.stepped = true }
+                for s in stepping { s.stepped = true }
+                stepping.removeAll(keepingCapacity: true)
                 condition.broadcast()
             } else {
                 condition.wait()
@@ -118,14 +124,20 @@ public final class BatchScheduler: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// One batched pass over `batch` (on the leader's thread, holding the turn).
-    private func step(_ batch: [BatchedSequence]) {
+    /// One batched pass over ``stepping`` (on the leader's thread, holding the turn).
+    private func step() {
+        stepContexts.removeAll(keepingCapacity: true)
+        stepTokens.removeAll(keepingCapacity: true)
+        for s in stepping {
+            stepContexts.append(s.context)
+            stepTokens.append(s.submitted)
+        }
         do {
-            try engine.decode(batch.map(\.context), tokens: batch.map(\.submitted)) { i, logits in
-                batch[i].store(logits)
+            try engine.decode(stepContexts, tokens: stepTokens) { i, logits in
+                stepping[i].store(logits)
             }
         } catch {
-            for s in batch { s.failure = error }
+            for s in stepping { s.failure = error }
         }
     }
 }

@@ -18,8 +18,9 @@ public enum JinjaLimit: String, Sendable, Hashable {
     case callDepth
     /// Nesting of statements and expressions in the source, or of values (``JinjaLimits/maxNesting``).
     case nesting
-    /// Loop iterations and items visited by filters, summed over the render (``JinjaLimits/maxIterations``).
-    case iterations
+    /// Statements, invocations, loop iterations and items visited, summed over the render
+    /// (``JinjaLimits/maxSteps``).
+    case steps
     /// Bytes of output, or of any one string a template builds (``JinjaLimits/maxOutputBytes``).
     case outputSize
     /// Items of one list or range, or of a repeated sequence (``JinjaLimits/maxSequenceLength``).

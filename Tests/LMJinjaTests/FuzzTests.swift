@@ -83,7 +83,7 @@ import TestSupport
         let data = try ConformanceData.load()
         let conversations = data.conversations.filter { $0.name == "tool_call" || $0.name == "multi_turn" }
         #expect(conversations.count == 2)
-        let limits = JinjaLimits(maxCallDepth: 24, maxIterations: 20_000, maxOutputBytes: 256 << 10)
+        let limits = JinjaLimits(maxCallDepth: 24, maxSteps: 20_000, maxOutputBytes: 256 << 10)
         let options = JinjaRenderOptions(now: data.now)
         let expected = try Self.expectedOutcomes()
         #expect(expected.count == Self.cases, "Reference/fuzz-expected.json has \(expected.count) outcomes")

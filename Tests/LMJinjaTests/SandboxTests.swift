@@ -59,10 +59,24 @@ import Testing
         #expect(e?.limitKind == .callDepth)
     }
 
+    /// A new user's GGUF: a macro calling itself twice per level stays within the call depth (40 < 48)
+    /// yet makes 2^41 calls and no output, so only a budget of steps (calls and statements) ends it.
+    @Test func aMacroCallingItselfTwicePerLevelEndsAtTheStepBudget() {
+        let doubling = "{% macro f(n) %}{% if n < 40 %}{{ f(n+1) }}{{ f(n+1) }}{% endif %}{% endmacro %}{{ f(0) }}"
+        #expect(Self.renderError(doubling)?.limitKind == .steps)
+        // 2^16 calls without a loop: over a budget of 10,000 steps.
+        let smaller = "{% macro f(n) %}{% if n < 16 %}{{ f(n+1) }}{{ f(n+1) }}{% endif %}{% endmacro %}{{ f(0) }}"
+        #expect(Self.renderError(smaller, limits: JinjaLimits(maxSteps: 10_000))?.limitKind == .steps)
+        // Statements count too: 20,000 of them in one loop of 5,000 iterations.
+        let statements = "{% for i in range(5000) %}{% if i %}{% if i %}{% if i %}{% endif %}{% endif %}{% endif %}{% endfor %}"
+        #expect(Self.renderError(statements, limits: JinjaLimits(maxSteps: 10_000))?.limitKind == .steps)
+        #expect(Self.renderError(statements, limits: JinjaLimits(maxSteps: 25_000)) == nil)
+    }
+
     @Test func runawayLoopsAreBounded() {
-        let limits = JinjaLimits(maxIterations: 50_000)
-        #expect(Self.renderError("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", limits: limits)?.limitKind == .iterations)
-        #expect(Self.renderError("{% for i in range(1000) %}{{ range(1000)|join }}{% endfor %}", limits: limits)?.limitKind == .iterations)
+        let limits = JinjaLimits(maxSteps: 50_000)
+        #expect(Self.renderError("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", limits: limits)?.limitKind == .steps)
+        #expect(Self.renderError("{% for i in range(1000) %}{{ range(1000)|join }}{% endfor %}", limits: limits)?.limitKind == .steps)
     }
 
     @Test func hugeStringsAndSequencesAreBounded() {

@@ -1,5 +1,6 @@
 import Foundation
 import LMSession
+import LMTransformer
 import Testing
 
 /// Scenarios 11-13 and 15 of scenarios.md on SmolLM2-135M: availability, the budget, per-request
@@ -34,6 +35,21 @@ import Testing
         }
         #expect(available == 16 << 20)
         #expect(required > 80 << 20, "weights alone are about 90 MB")
+    }
+
+    /// The memory check counts one full KV cache as the engine maps it: keys and values as halves (llama.cpp's
+    /// default f16 cache), not as 32-bit floats, so a machine with room for weights plus that cache is eligible.
+    @Test func theMemoryCheckCountsTheKVCacheAsHalves() throws {
+        let config = try TransformerModel(path: RealModel.path).config
+        let fileSize = try #require(try FileManager.default.attributesOfItem(atPath: RealModel.path)[.size] as? NSNumber).uint64Value
+        let positions = (4096 + 7) / 8 * 8  // the key layout's blocks of 8 positions
+        let cache = UInt64(2 * config.nLayer * positions * config.nKVHead * config.headDim * MemoryLayout<Float16>.size)
+        #expect(cache == 94_371_840, "SmolLM2: 30 layers, 3 KV heads of 64, 4096 positions, keys and values")
+        let exact = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, memoryLimit: fileSize + cache))
+        #expect(exact.availability == .available)
+        let short = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, memoryLimit: fileSize + cache - 1))
+        #expect(short.availability == .unavailable(.deviceNotEligible))
+        #expect(short.unavailabilityCause == .insufficientMemory(required: fileSize + cache, available: fileSize + cache - 1))
     }
 
     @Test func theDefaultModelIsFoundThroughTheEnvironmentVariableFirst() {

@@ -5,9 +5,9 @@ import TestSupport
 /// "Decoding a token allocates nothing": after one warm-up step, `evaluate(token:)` (and the
 /// sampler step generation runs after it) make no heap allocation on the calling thread or the
 /// compute workers, counted by ``AllocationCounter``.
-/// The counter patches libswiftCore's `malloc` slot, which it can do only on Linux x86-64 (ELF);
-/// elsewhere the suite is skipped rather than failed.
-@Suite("Decoding allocates nothing", .enabled(if: AllocationCounter.count({}) != nil))
+/// The counter patches libswiftCore's `malloc` slot: on Linux with glibc (x86-64, arm64) the suite fails
+/// when it cannot (``AllocationCounter/requireCounting()``); elsewhere it runs only if the patch works.
+@Suite("Decoding allocates nothing", .enabled(if: AllocationCounter.isEnabled))
 struct DecodeAllocationTests {
     struct Case: CustomStringConvertible, Sendable {
         let modelFile: String
@@ -21,6 +21,11 @@ struct DecodeAllocationTests {
         Case(modelFile: TestModels.gemma3.file, threads: 1),
         Case(modelFile: TestModels.gemma3.file, threads: 2),
     ]
+
+    @Test("the allocation counter is installed and counting where it is expected to work")
+    func counterWorksWhereExpected() throws {
+        try AllocationCounter.requireCounting()
+    }
 
     @Test("the allocation counter sees arrays built in the measured block", arguments: [1, 3, 1000])
     func counterSeesAllocations(_ count: Int) throws {
@@ -37,6 +42,7 @@ struct DecodeAllocationTests {
 
     @Test("decode steps after a 200-token prompt make no heap allocation", arguments: cases)
     func decodeStepsAllocateNothing(_ c: Case) throws {
+        try AllocationCounter.requireCounting()
         let model = try ReferenceModels.model(forReferenceName: c.modelFile)
         let context = try InferenceContext(model: model, contextSize: 512, threads: c.threads)
         var random = SplitMix64(seed: 3)
@@ -66,6 +72,7 @@ struct DecodeAllocationTests {
 
     @Test("sampling a token allocates nothing after the first call", arguments: samplerCases)
     func samplingAllocatesNothing(_ c: SamplerCase) throws {
+        try AllocationCounter.requireCounting()
         let vocab = 5000
         var random = SplitMix64(seed: 11)
         let logits = (0..<vocab).map { _ in Float(random.nextUnit() * 12 - 6) }

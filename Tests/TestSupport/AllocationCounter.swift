@@ -13,8 +13,43 @@ import Glibc
 /// libswiftCore's PLT slot for `malloc` (its `R_X86_64_JUMP_SLOT` relocation, found through the
 /// loaded image's dynamic section) to a counting wrapper. Other tests' threads are not counted,
 /// so tests may run in parallel.
+///
+/// Where the patch is expected to work (``isExpectedToWork``: Linux with glibc on x86-64 or arm64, whose
+/// `R_AARCH64_JUMP_SLOT` entries have the same `Elf64_Rela` layout) a counter that cannot install or
+/// does not see a known allocation fails the allocation tests (``requireCounting()``) instead of
+/// letting them pass with nothing measured.
 public enum AllocationCounter {
     typealias Malloc = @convention(c) (Int) -> UnsafeMutableRawPointer?
+
+    /// Whether this platform's libswiftCore calls `malloc` through a PLT slot the counter can patch.
+    public static let isExpectedToWork: Bool = {
+        #if os(Linux) && canImport(Glibc) && (arch(x86_64) || arch(arm64))
+        true
+        #else
+        false
+        #endif
+    }()
+
+    /// Whether the allocation suites run: always where the counter is expected to work (they then fail
+    /// when it does not), elsewhere only when it happens to install.
+    public static var isEnabled: Bool { isExpectedToWork || installed }
+
+    public struct NotCounting: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Checks that the counter is installed and counts a heap allocation made on this thread (a new
+    /// buffer stored where it outlives the measurement, so the optimizer cannot put it on the stack).
+    /// Call it in every test that expects zero allocations, so that zero means none were made.
+    /// - Throws: ``NotCounting`` when it is not installed or counted nothing.
+    public static func requireCounting() throws(NotCounting) {
+        guard let seen = count({ canary.withLock { $0 = [Int](repeating: $0.count + 1, count: 64) } }) else {
+            throw NotCounting(description: "the malloc hook did not install (libswiftCore's malloc slot not found or not writable)")
+        }
+        guard seen >= 1 else { throw NotCounting(description: "the malloc hook is installed but counted no allocation of a new array") }
+    }
+
+    private static let canary = Mutex<[Int]>([])
 
     /// Counts `body`'s allocations on the calling thread and on pool worker threads, or returns
     /// `nil` when the slot could not be found (then nothing can be measured).

@@ -65,6 +65,7 @@ extension Renderer {
         }
         try enterCall()
         defer { leaveCall() }
+        try tick(1)
         for (i, parameter) in d.parameters.enumerated() {
             if let value = arguments[i] {
                 scope.set(parameter.name, value)

@@ -6,7 +6,7 @@ final class Renderer {
     /// Position of the statement or expression being evaluated; errors thrown without a
     /// position get this one.
     var location = JinjaSourceLocation.unknown
-    private var iterations = 0
+    private var steps = 0
     private var bytesBuilt = 0
     private var callDepth = 0
     /// Context variables; the template's own top-level variables live in a child scope.
@@ -62,10 +62,10 @@ final class Renderer {
 
     // MARK: - Budget
 
-    /// Counts `n` loop iterations or items visited.
+    /// Counts `n` steps: statements, invocations, loop iterations or items visited.
     func tick(_ n: Int) throws(JinjaError) {
-        iterations += n
-        if iterations > limits.maxIterations { throw .limit(.iterations) }
+        steps += n
+        if steps > limits.maxSteps { throw .limit(.steps) }
     }
 
     /// Checks a newly built string against the size limits and counts its bytes.
@@ -109,6 +109,7 @@ final class Renderer {
 
     func exec(_ stmt: Stmt, _ scope: Scope, _ out: inout Text) throws(JinjaError) -> Flow {
         location = stmt.location
+        try tick(1)
         switch stmt.kind {
         case let .text(s):
             try write(.template(s), &out)

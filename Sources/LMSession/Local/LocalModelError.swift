@@ -8,8 +8,10 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case fileNotFound(searched: [String])
     /// The file exists but is not a model we can run (bad GGUF, unsupported architecture, missing tensor...).
     case loadFailed(path: String, reason: String)
-    /// The model's chat template (GGUF `tokenizer.chat_template`) does not load: a syntax error, or a construct
-    /// LMJinja does not support (``JinjaError/unsupported(construct:at:)`` names it and its line).
+    /// The model's chat template (GGUF `tokenizer.chat_template`) does not load: a syntax error, a construct
+    /// LMJinja does not support (``JinjaError/unsupported(construct:at:)`` names it and its line), or a template
+    /// that crosses its ``JinjaLimits`` rendering one user message (``JinjaError/limitExceeded(_:at:)``, e.g. a
+    /// macro that calls itself twice per level), refused at load so that loading stays bounded.
     case unsupportedChatTemplate(path: String, JinjaError)
     /// Weights plus KV cache need more memory than the machine has, in bytes.
     case insufficientMemory(required: UInt64, available: UInt64)

@@ -184,10 +184,9 @@ struct LoadedModel: Sendable {
     /// KV caches of instruction prefixes, shared by the sessions (128 MiB at most).
     let prefixCache = PrefixCache(byteLimit: 128 << 20)
 
-    /// Bytes for the weights (the file) and one full KV cache (keys and values as 32-bit floats).
+    /// Bytes for the weights (the file) and one full KV cache as the engine maps it (``ForwardEngine/cacheBytes``:
+    /// keys and values as halves).
     var requiredMemory: UInt64 {
-        let config = model.config
-        let kvCache = UInt64(config.nLayer) * UInt64(contextSize) * UInt64(config.nKVHead * config.headDim) * 2 * 4
-        return fileSize + kvCache
+        fileSize + UInt64(scheduler.engine.cacheBytes)
     }
 }

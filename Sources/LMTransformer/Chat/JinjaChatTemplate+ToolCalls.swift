@@ -75,7 +75,7 @@ extension JinjaChatTemplate {
               plain.contains(Probe.name(1)), !bare.contains(Probe.name(1)),
               let prompt = probe([Probe.user], true),
               let one = probe([Probe.user, Probe.assistant(calls: 1, ids: ids)], false),
-              let turn = one.utf8.starts(with: prompt.utf8) ? String(one.utf8.dropFirst(prompt.utf8.count)) : nil,
+              let turn = one.droppingUTF8Prefix(prompt),
               var call = Probe.findCall(1, in: turn, ids: ids) ?? Probe.findNameFirstCall(1, in: turn, ids: ids),
               let result = probe([Probe.user, Probe.assistant(calls: 1, ids: ids), Probe.toolResult(ids: ids)], true),
               result.contains(Probe.result)
@@ -94,8 +94,8 @@ extension JinjaChatTemplate {
         // What ends an assistant turn: the text after a plain answer's content (else the first
         // end-of-generation token) is not part of the call's closing text.
         if let plain = probe([Probe.user, Probe.answer], false), let content = plain.range(of: Probe.answerText),
-           case let turnEnd = String(plain[content.upperBound...]), !turnEnd.isEmpty, close.hasSuffix(turnEnd) {
-            close = String(close.utf8.dropLast(turnEnd.utf8.count))!
+           case let turnEnd = String(plain[content.upperBound...]), !turnEnd.isEmpty, let call = close.droppingUTF8Suffix(turnEnd) {
+            close = call
         }
         // Nothing after an end-of-generation token belongs to the call (Command R7B's template opens the next turn).
         if let end = endOfGenerationTexts.compactMap({ close.range(of: $0)?.lowerBound }).min() {
@@ -108,12 +108,12 @@ extension JinjaChatTemplate {
         }
         var separator: String?
         if !isList, let whole = probe([Probe.user, Probe.assistant(calls: 2, ids: ids)], false),
-           case let two = whole.utf8.starts(with: prompt.utf8) ? String(whole.utf8.dropFirst(prompt.utf8.count))! : whole,
+           case let two = whole.droppingUTF8Prefix(prompt) ?? whole,
            let first = find(1, in: two), let second = find(2, in: two),
            first.range.upperBound <= second.range.lowerBound {
             let between = String(two[first.range.upperBound..<second.range.lowerBound])
-            if between.hasPrefix(close), between.hasSuffix(open), between.utf8.count >= close.utf8.count + open.utf8.count {
-                separator = String(between.utf8.dropFirst(close.utf8.count).dropLast(open.utf8.count))
+            if between.utf8.count >= close.utf8.count + open.utf8.count {
+                separator = between.droppingUTF8Prefix(close)?.droppingUTF8Suffix(open)
             }
         }
         let name = open.contains("<tool_call>") ? "Hermes <tool_call>"
@@ -123,6 +123,21 @@ extension JinjaChatTemplate {
         return ToolCallSyntax(open: open, close: close, separator: separator, argumentsKey: call.argumentsKey,
                               isList: isList, renderedByTemplate: true, name: name, idKey: call.idKey, callIDLength: ids.length,
                               nameFirst: call.nameFirst)
+    }
+}
+
+extension String {
+    /// The text after `prefix` when the UTF-8 bytes start with its bytes, else nil. Bytes, not Characters: `hasPrefix`
+    /// matches canonically equivalent text (`é` and `e` + U+0301) of another length, and the model writes bytes.
+    /// The cut is on a scalar boundary (`prefix` is whole UTF-8).
+    func droppingUTF8Prefix(_ prefix: String) -> String? {
+        utf8.starts(with: prefix.utf8) ? String(decoding: utf8.dropFirst(prefix.utf8.count), as: UTF8.self) : nil
+    }
+
+    /// The text before `suffix` when the UTF-8 bytes end with its bytes, else nil (by bytes, as
+    /// ``droppingUTF8Prefix(_:)``; the cut is where `suffix`'s first scalar starts).
+    func droppingUTF8Suffix(_ suffix: String) -> String? {
+        utf8.reversed().starts(with: suffix.utf8.reversed()) ? String(decoding: utf8.dropLast(suffix.utf8.count), as: UTF8.self) : nil
     }
 }
 

@@ -56,6 +56,19 @@ public struct JinjaChatTemplate: Sendable {
         return try template.render(variables, options: JinjaRenderOptions(now: now))
     }
 
+    /// Renders one user message: a template that crosses its limits there would cross them on every
+    /// conversation, and the capability probes run at load (``toolCalls``, the session's role checks) would each
+    /// spend a whole budget on it, so it is refused as a template that does not load. Other errors are not
+    /// checked: a template may refuse a conversation (`raise_exception`) yet render others.
+    /// - Throws: ``JinjaError/limitExceeded(_:at:)`` only.
+    func checkLimits() throws(JinjaError) {
+        do {
+            _ = try render([ChatMessage(role: .user, content: "Hello")], addGenerationPrompt: true)
+        } catch {
+            if case .limitExceeded = error { throw error }
+        }
+    }
+
     /// Renders plain role/content messages.
     public func render(_ messages: [ChatMessage], addGenerationPrompt: Bool) throws(JinjaError) -> JinjaRendering {
         try render(messages: messages.map(\.jinjaValue), addGenerationPrompt: addGenerationPrompt)
@@ -164,12 +177,15 @@ public enum ChatFormat: Sendable {
     case jinja(JinjaChatTemplate)
     case native(ChatTemplate)
 
-    /// - Throws: ``ModelLoadError/chatTemplate(_:)`` when the GGUF's template does not load;
-    ///   never otherwise: without a template the architecture's fallback is used.
+    /// - Throws: ``ModelLoadError/chatTemplate(_:)`` when the GGUF's template does not load, or when it
+    ///   crosses its ``JinjaLimits`` (``JinjaError/limitExceeded(_:at:)``) rendering one user message; never
+    ///   otherwise: without a template the architecture's fallback is used.
     public init(tokenizer: Tokenizer, architecture: Architecture) throws(ModelLoadError) {
         if let source = tokenizer.chatTemplate {
             do {
-                self = .jinja(try JinjaChatTemplate(source: source, tokenizer: tokenizer))
+                let template = try JinjaChatTemplate(source: source, tokenizer: tokenizer)
+                try template.checkLimits()
+                self = .jinja(template)
             } catch {
                 throw .chatTemplate(error)
             }

@@ -27,8 +27,8 @@ package final class KVCache {
     /// `nKVHead * headDim`.
     let rowSize: Int
     let blocksPerLayer: Int
-    private let keys: UnsafeMutablePointer<UInt16>
-    private let values: UnsafeMutablePointer<UInt16>
+    private let keys: UnsafeMutablePointer<Element>
+    private let values: UnsafeMutablePointer<Element>
     /// Per layer: whether an infinity or NaN was ever stored (then attention converts exactly).
     private let nonFinite: UnsafeMutablePointer<Bool>
     /// One token's keys as halves, before they are scattered into the transposed layout.
@@ -40,21 +40,31 @@ package final class KVCache {
     /// and given back to the system when the cache goes. From the heap, many caches freed by many
     /// sessions stayed resident (malloc raises its mmap threshold after the first large free and
     /// then serves such blocks from arenas it does not trim).
-    private static func map(_ count: Int) -> UnsafeMutablePointer<UInt16> {
-        let bytes = count * MemoryLayout<UInt16>.stride
+    private static func map(_ count: Int) -> UnsafeMutablePointer<Element> {
+        let bytes = count * MemoryLayout<Element>.stride
         let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         // Out of address space, as `allocate` would, traps.
         guard let p, p != MAP_FAILED else { preconditionFailure("cannot map \(bytes) bytes for a KV cache") }
-        return p.bindMemory(to: UInt16.self, capacity: count)
+        return p.bindMemory(to: Element.self, capacity: count)
     }
 
-    private static func unmap(_ p: UnsafeMutablePointer<UInt16>, _ count: Int) {
-        munmap(p, count * MemoryLayout<UInt16>.stride)
+    private static func unmap(_ p: UnsafeMutablePointer<Element>, _ count: Int) {
+        munmap(p, count * MemoryLayout<Element>.stride)
     }
 
-    /// Bytes a cache of this shape allocates (keys and values as halves).
+    /// What one key or value component is stored as: the bit pattern of an IEEE half.
+    package typealias Element = UInt16
+
+    /// Elements in each of the keys and the values: positions rounded up to whole key blocks (the
+    /// values are mapped the same size). At least 1, so an empty shape still maps a page.
+    package static func elementCount(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) -> Int {
+        max(nLayer * ((contextSize + block - 1) / block) * block * nKVHead * headDim, 1)
+    }
+
+    /// Bytes a cache of this shape maps: keys and values, ``elementCount(nLayer:contextSize:nKVHead:headDim:)``
+    /// ``Element``s each (the per-layer flags and one key row besides are a few hundred bytes).
     package static func bytes(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) -> Int {
-        2 * 2 * nLayer * (contextSize + block - 1) / block * block * nKVHead * headDim
+        2 * elementCount(nLayer: nLayer, contextSize: contextSize, nKVHead: nKVHead, headDim: headDim) * MemoryLayout<Element>.stride
     }
 
     package init(nLayer: Int, contextSize: Int, nKVHead: Int, headDim: Int) {
@@ -64,7 +74,7 @@ package final class KVCache {
         self.headDim = headDim
         self.rowSize = nKVHead * headDim
         self.blocksPerLayer = (contextSize + Self.block - 1) / Self.block
-        let count = max(nLayer * blocksPerLayer * Self.block * rowSize, 1)
+        let count = Self.elementCount(nLayer: nLayer, contextSize: contextSize, nKVHead: nKVHead, headDim: headDim)
         keys = Self.map(count)
         values = Self.map(count)
         mappedCount = count

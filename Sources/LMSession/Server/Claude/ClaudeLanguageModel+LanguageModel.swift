@@ -116,3 +116,15 @@ extension ClaudeLanguageModel: ConversationModel {
         return headers
     }
 }
+
+extension ClaudeLanguageModel: ConversationKeyed {
+    /// Every setting a request depends on. A profile that makes this model anew before each call (a new value, with
+    /// a new ``reachability``) thus keeps one conversation, and the blocks it replays after a tool step.
+    var conversationKey: any Hashable & Sendable {
+        struct Settings: Hashable, Sendable {
+            let model: ClaudeModel, auth: AuthMode, baseURL: URL, timeout: TimeInterval
+            let serverTools: Set<ClaudeServerTool>, fixedEffort: ClaudeModel.Effort?
+        }
+        return Settings(model: model, auth: auth, baseURL: baseURL, timeout: timeout, serverTools: serverTools, fixedEffort: fixedEffort)
+    }
+}
