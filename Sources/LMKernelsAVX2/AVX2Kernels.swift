@@ -22,21 +22,26 @@ package enum AVX2Kernels {
                   matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
     }
 
-    /// The table entry of a 4- or 5-bit legacy format: ``tiledEntry(_:)``'s, except that prefill from
-    /// 8 tokens up runs on packed tiles (``AVX2PackedTiles``, packed from the decode tiles where the
-    /// matrix has them; fewer tokens do not repay the packing).
-    private static func nibbleEntry<F: AVX2NibbleFormat>(_: F.Type) -> DotKernel {
+    /// The table entry of a format with decode tiles: ``tiledEntry(_:)``'s, except that prefill from
+    /// 8 tokens up runs on packed tiles (`K`: ``AVX2PackedTiles`` or ``AVX2PackedSuperBlocks``, packed
+    /// from the decode tiles where the matrix has them; fewer tokens do not repay the packing).
+    private static func packedPrefillEntry<F: AVX2DecodeTileFormat, K: AVX2PackedTileKernel>(_: F.Type, prefill _: K.Type) -> DotKernel {
         let tiled = tiledEntry(F.self)
         return DotKernel(activationFormat: F.activationFormat, matVec: tiled.matVec,
                          matMul: { w, x, y, rows in
                              if x.nTokens >= 8 {
-                                 AVX2PackedTileLoops<AVX2PackedFromDecodeTiles<F>>.matMul(w, x, into: y, rows: rows)
+                                 AVX2PackedTileLoops<K>.matMul(w, x, into: y, rows: rows)
                              } else {
                                  // A few tokens: the decode tiles per token beat decoding each row per 4 tokens.
                                  tiled.matMul(w, x, y, rows)
                              }
                          },
                          matVecs: tiled.matVecs)
+    }
+
+    /// A 4- or 5-bit legacy format's entry.
+    private static func nibbleEntry<F: AVX2NibbleFormat>(_: F.Type) -> DotKernel {
+        packedPrefillEntry(F.self, prefill: AVX2PackedFromDecodeTiles<F>.self)
     }
 
     /// The table entry of a format whose decode and prefill both run on ``AVX2DecodeTiles`` when the
@@ -98,20 +103,9 @@ package enum AVX2Kernels {
                   })
     }
 
-    /// The table entry of a K-quant with decode tiles: ``tiledEntry(_:)``'s, except that prefill
-    /// from 8 tokens up runs on packed tiles (``AVX2PackedSuperBlocks``, packed from the decode
-    /// tiles where the matrix has them).
+    /// The entry of a K-quant with decode tiles (Q4_K, Q6_K).
     private static func superBlockTileEntry<F: AVX2SuperBlockTileFormat>(_: F.Type) -> DotKernel {
-        let tiled = tiledEntry(F.self)
-        return DotKernel(activationFormat: F.activationFormat, matVec: tiled.matVec,
-                         matMul: { w, x, y, rows in
-                             if x.nTokens >= 8 {
-                                 AVX2PackedTileLoops<AVX2PackedFromSuperBlockTiles<F>>.matMul(w, x, into: y, rows: rows)
-                             } else {
-                                 tiled.matMul(w, x, y, rows)
-                             }
-                         },
-                         matVecs: tiled.matVecs)
+        packedPrefillEntry(F.self, prefill: AVX2PackedFromSuperBlockTiles<F>.self)
     }
 
     /// The float-vector kernels compiled with AVX2, FMA and F16C.
