@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes Tests/Reference/vocab-cases.jsonl: llama.cpp's token ids for the texts below, on the
 vocabulary-only GGUFs of llama.cpp's own tree (models/ggml-vocab-*.gguf), from llama.cpp's libllama
-(release b11312, the build /work/shared/tools/llama-anchor names) through `llama_tokenize`, the call
+(release b11312, the build Scripts/llama-cpp-build caches under ~/.cache/lmsession) through `llama_tokenize`, the call
 its `llama-tokenize` tool makes. A small C++ program (below) loads each vocabulary once; running
 llama-tokenize once per text gave the same ids on the first 754 lines and took hours on a busy
 machine.

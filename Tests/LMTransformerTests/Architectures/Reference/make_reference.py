@@ -5,7 +5,7 @@ usage: make_reference.py MODELS_DIR [BIN_DIR]
 
 MODELS_DIR holds the files the Swift generator writes (NAME.gguf and NAME.prompt.json, the greedy prompt's ids):
     LMSESSION_WRITE_TINY_MODELS=MODELS_DIR swift test --filter 'ArchitectureReferenceTests/generatedFileMatchesRecordedDigest'
-BIN_DIR is llama.cpp b11312's bin/ (default: the output of /work/shared/tools/llama-anchor), with
+BIN_DIR is llama.cpp b11312's bin/ (default: the bin/ folder of Scripts/llama-cpp-build's cached build), with
 llama-perplexity and llama-server. For each file it records the SHA-256, the perplexity of
 Tests/Reference/ppl_text_1.txt (llama-perplexity -c 128 -b 128 --chunks 4) and 24 greedy tokens
 after the prompt "The quick brown fox jumps over the lazy dog" (llama-server /completion, top-k 1,
@@ -81,7 +81,8 @@ def main():
         sys.exit(__doc__)
     models = sys.argv[1]
     bin_dir = sys.argv[2] if len(sys.argv) == 3 else subprocess.run(
-        ["/work/shared/tools/llama-anchor"], capture_output=True, text=True, check=True).stdout.strip()
+        [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "Scripts", "llama-cpp-build")],
+        capture_output=True, text=True, check=True).stdout.strip()
     cases = []
     for name in sorted(f[:-5] for f in os.listdir(models) if f.endswith(".gguf")):
         path = os.path.join(models, name + ".gguf")
