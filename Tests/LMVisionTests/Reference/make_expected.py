@@ -2,7 +2,8 @@
 """Writes the LMVision tests' fixtures: tiny random-weight mmproj GGUFs, a test image, and the embeddings
 llama.cpp computes for them.
 
-usage: python3 Tests/LMVisionTests/Reference/make_expected.py
+usage: python3 Tests/LMVisionTests/Reference/make_expected.py [--gguf-only]
+  --gguf-only: only the two mmproj GGUFs (what Models/fetch writes; they are not committed)
   needs: numpy and gguf==0.19.0 (Models/fetch installs them under Models/.cache/fixture-packages: put that
   folder on PYTHONPATH), a C++ compiler, and llama.cpp b11312's static libraries with libmtmd
   (Scripts/llama-cpp-build; $LMSESSION_LLAMA_BUILD names the CMake build folder, default
@@ -124,6 +125,10 @@ def build_reference():
 
 def main():
     os.makedirs(FIXTURES, exist_ok=True)
+    if sys.argv[1:] == ["--gguf-only"]:  # Models/fetch: the weights only (not committed)
+        for i, projector in enumerate(["gemma3", "idefics3"]):
+            write_mmproj(os.path.join(FIXTURES, f"{projector}.mmproj.gguf"), projector, np.random.default_rng(27 + i))
+        return
     image = test_image()
     image_path = os.path.join(FIXTURES, "image.rgb")
     image.tofile(image_path)
