@@ -17,6 +17,8 @@ import Synchronization
 /// everything else (unreachable, other statuses, malformed streams, oversized bodies, bad tool arguments) ->
 /// ``ServerModelError``. A failed request leaves the transcript as it was.
 ///
+/// A ``LanguageModel`` in Apple's shape: its ``Executor`` streams the server's deltas into the session's channel.
+///
 /// The API key is sent only in the `Authorization` header. It never appears in errors, descriptions,
 /// `dump` output or the transcript: every server text put in an error is redacted.
 public struct OpenAICompatibleLanguageModel: LanguageModelDetails, CustomStringConvertible, CustomReflectable {
