@@ -10,10 +10,16 @@ struct ArchitectureReference: Sendable {
     let sha256: String
     let ppl: Double
     let perChunk: [Double]
+    /// The largest relative difference between llama.cpp's perplexity and its own figures with flash
+    /// attention off and with micro-batches of 32: how far llama.cpp's exact paths disagree.
+    let pplSpread: Double
     let promptIDs: [Int]
+    /// llama.cpp's greedy tokens, and per step its second-best token and the logit gap between them.
     let greedyIDs: [Int]
-    /// The smallest gap, in logits, between llama.cpp's best and second-best token over the greedy steps.
-    let greedyMinimumGap: Double
+    let secondIDs: [Int]
+    let gaps: [Double]
+    /// The largest change of those gaps when llama.cpp decodes the same tokens with flash attention off.
+    let gapSpread: Double
 
     static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Reference/architectures.json")
 
@@ -24,11 +30,28 @@ struct ArchitectureReference: Sendable {
             let name = c["name"] as? String ?? ""
             out[name] = ArchitectureReference(
                 name: name, sha256: c["sha256"] as? String ?? "", ppl: c["ppl"] as? Double ?? .nan,
-                perChunk: c["per_chunk"] as? [Double] ?? [], promptIDs: c["prompt_ids"] as? [Int] ?? [],
-                greedyIDs: c["greedy_ids"] as? [Int] ?? [], greedyMinimumGap: c["greedy_min_top2_gap"] as? Double ?? .nan)
+                perChunk: c["per_chunk"] as? [Double] ?? [], pplSpread: c["ppl_spread"] as? Double ?? .nan,
+                promptIDs: c["prompt_ids"] as? [Int] ?? [], greedyIDs: c["greedy_ids"] as? [Int] ?? [],
+                secondIDs: c["greedy_second_ids"] as? [Int] ?? [], gaps: c["greedy_gaps"] as? [Double] ?? [],
+                gapSpread: c["greedy_gap_spread"] as? Double ?? .nan)
         }
         return out
     }
+
+    /// The perplexity bound: 0.01%, or three times llama.cpp's own spread where that is larger. Random
+    /// Q8_0 models are chaotic: every activation is rounded to 8 bits before each product, so a
+    /// float-rounding difference anywhere can move a quant by one step, and that step is amplified
+    /// through the layers; llama.cpp's own exact paths then disagree by 0.03-0.31% (F32: at most
+    /// 0.017%). Agreement tighter than llama.cpp's agreement with itself is not a property of the
+    /// model; ours reaches 1.8 times that spread (qwen2, gemma3-pattern-softcap; it moves with the
+    /// kernel set), hence three times.
+    var pplBound: Double { max(1e-4, 3 * pplSpread) }
+
+    /// The bound on the difference of a top-2 gap, in logits: 0.001, or three times llama.cpp's own
+    /// change of the gaps between its decode paths where that is larger (F32 0.002-0.007, Q8_0
+    /// 0.04-0.18; llama.cpp's default decode path also rounds queries and value sums to f16). Ours
+    /// reaches 1.5 times that change.
+    var gapBound: Double { max(1e-3, 3 * gapSpread) }
 
     /// The perplexity text: `Tests/Reference/ppl_text_1.txt` without its trailing newline.
     static func text() throws -> String {
@@ -52,30 +75,14 @@ extension TinyModel {
 }
 
 /// Every architecture against llama.cpp b11312 on seeded random-weight models written in code:
-/// the perplexity of `ppl_text_1.txt` within 0.01% of `llama-perplexity`'s, and greedy tokens
-/// equal to `llama-server`'s. The figures were computed once on the same bytes (the file's
+/// the perplexity of `ppl_text_1.txt` within 0.01% of `llama-perplexity`'s (or three times llama.cpp's
+/// own spread, see ``ArchitectureReference/pplBound``), and every greedy step of `llama-server`'s
+/// reproduced (``ArchitectureReference/gapBound``). The figures were computed once on the same bytes (the file's
 /// SHA-256 is checked first). `LMSESSION_WRITE_TINY_MODELS=DIR` also writes the files to DIR for
 /// `make_reference.py`.
 @Suite("Architectures match llama.cpp on generated models")
 struct ArchitectureReferenceTests {
     static let references = Result { try ArchitectureReference.all() }
-
-    /// Q8_0 cases are not held to the 0.01% bound: every perplexity miss is one (0.013-0.2%, and
-    /// which of them miss moves with the kernel set and with activation-path changes, while every F32
-    /// case agrees within 0.006%), so a Q8_0 case must only agree within `q8Bound`, and the 0.01%
-    /// check is an intermittent known issue there. Likewise greedy tokens part from llama.cpp's
-    /// after a near tie (a top-2 gap below 0.001 logits in llama.cpp) or in Q8_0 cases.
-    /// Not yet explained: see `Reference/README.md`.
-    static let q8Bound = 0.005
-    static func perplexityMayMiss(_ m: TinyModel) -> Bool { m.matrixType == .q8_0 }
-    static func greedyMayMiss(_ m: TinyModel, _ r: ArchitectureReference) -> Bool {
-        m.matrixType == .q8_0 || r.greedyMinimumGap < 0.001
-    }
-
-    /// Runs `body`'s expectations, as an intermittent known issue when `known`.
-    static func expect(known: Bool, _ comment: Comment, _ body: () throws -> Void) rethrows {
-        if known { withKnownIssue(comment, isIntermittent: true) { try body() } } else { try body() }
-    }
 
     @Test("every generated model has llama.cpp figures, and every figure a model")
     func everyCaseHasReferenceFigures() throws {
@@ -100,7 +107,7 @@ struct ArchitectureReferenceTests {
         #expect(bytes == m.gguf(), "generation is deterministic")
     }
 
-    @Test("perplexity is within 0.01% of llama-perplexity's", arguments: TinyModel.all)
+    @Test("perplexity is within 0.01% of llama-perplexity's, or three times llama.cpp's own spread", arguments: TinyModel.all)
     func perplexityMatchesLlamaCpp(_ m: TinyModel) throws {
         let reference = try #require(try Self.references.get()[m.name])
         let model = try m.load()
@@ -108,31 +115,43 @@ struct ArchitectureReferenceTests {
         let n = ArchitectureReference.chunkSize * ArchitectureReference.chunks
         let result = try Perplexity(chunkSize: ArchitectureReference.chunkSize).evaluate(tokens: Array(tokens.prefix(n)), model: model)
         let deviation = abs(result.ppl - reference.ppl) / reference.ppl
-        print("PPL \(m.name): ours \(result.ppl), llama.cpp \(reference.ppl), deviation \(deviation * 100)%")
+        print("PPL \(m.name): ours \(result.ppl), llama.cpp \(reference.ppl), deviation \(deviation * 100)%, bound \(reference.pplBound * 100)%")
         #expect(result.perChunk.count == reference.perChunk.count)
-        if Self.perplexityMayMiss(m) { #expect(deviation < Self.q8Bound, "PPL \(result.ppl) vs llama.cpp \(reference.ppl)") }
-        Self.expect(known: Self.perplexityMayMiss(m), "Q8_0 perplexity outside 0.01% of llama.cpp's") {
-            #expect(deviation < 1e-4, "PPL \(result.ppl) vs llama.cpp \(reference.ppl)")
-        }
+        #expect(reference.pplSpread.isFinite)
+        #expect(deviation < reference.pplBound, "PPL \(result.ppl) vs llama.cpp \(reference.ppl)")
     }
 
-    @Test("greedy tokens equal llama-server's", arguments: TinyModel.all)
+    /// Teacher-forced on llama.cpp's greedy tokens, so every step is compared: the top-2 gap
+    /// between llama.cpp's best and second-best token agrees within `gapBound`, and our best token
+    /// is llama.cpp's, or, where llama.cpp's gap is within the bound (a near tie), a token whose
+    /// logit is within the bound of llama.cpp's choice in ours too.
+    @Test("greedy steps agree with llama-server's", arguments: TinyModel.all)
     func greedyMatchesLlamaCpp(_ m: TinyModel) throws {
         let reference = try #require(try Self.references.get()[m.name])
         let model = try m.load()
         let prompt = m.tokens(ArchitectureReference.greedyPrompt)
         #expect(prompt == reference.promptIDs)
         #expect(model.tokenizer.encode(ArchitectureReference.greedyPrompt) == prompt, "the byte vocabulary tokenizes as llama.cpp's")
+        let steps = reference.greedyIDs.count
+        try #require(steps == ArchitectureReference.greedySteps && reference.secondIDs.count == steps && reference.gaps.count == steps)
+        let bound = reference.gapBound
         let context = try InferenceContext(model: model, contextSize: ArchitectureReference.chunkSize)
-        var token = Sampler.argmax(try context.evaluate(prompt))
-        var generated = [token]
-        while generated.count < reference.greedyIDs.count {
-            token = Sampler.argmax(try context.evaluate(token: token))
-            generated.append(token)
+        var logits = try context.evaluate(prompt)
+        var worst = 0.0
+        for i in 0..<steps {
+            let best = reference.greedyIDs[i], second = reference.secondIDs[i]
+            let gap = Double(logits[best] - logits[second])
+            worst = max(worst, abs(gap - reference.gaps[i]))
+            #expect(abs(gap - reference.gaps[i]) <= bound, "step \(i): gap \(gap), llama.cpp's \(reference.gaps[i])")
+            let ours = Sampler.argmax(logits)
+            if reference.gaps[i] > bound {
+                #expect(ours == best, "step \(i): llama.cpp's gap \(reference.gaps[i])")
+            } else {
+                // A near tie in llama.cpp (a third token may be as close): ours must be one in ours too.
+                #expect(Double(logits[ours] - logits[best]) <= bound, "step \(i): near tie, our \(ours) over llama.cpp's \(best)")
+            }
+            logits = try context.evaluate(token: best)
         }
-        #expect(!reference.greedyIDs.isEmpty)
-        Self.expect(known: Self.greedyMayMiss(m, reference), "greedy tokens part from llama.cpp's after a near tie or in Q8_0") {
-            #expect(generated == reference.greedyIDs, "llama.cpp's smallest top-2 gap: \(reference.greedyMinimumGap)")
-        }
+        print("greedy \(m.name): largest gap difference \(worst), bound \(bound)")
     }
 }
