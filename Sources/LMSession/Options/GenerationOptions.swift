@@ -8,7 +8,7 @@
 public struct GenerationOptions: Sendable, Equatable {
     /// Storage shared by the 26 spelling (`sampling`) and the 27 spelling (`samplingMode`).
     var storedSamplingMode: SamplingMode?
-    /// Storage of the 27 property `toolCallingMode` (declared in `OS27/GenerationOptions+27.swift`).
+    /// Storage of the 27 property `toolCallingMode` (declared in `GenerationOptions+Aliases.swift`).
     var storedToolCallingMode: ToolCallingMode?
 
     /// How the next token is picked; `nil` = the default random sampling described above.

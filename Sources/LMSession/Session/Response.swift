@@ -8,7 +8,7 @@ extension LanguageModelSession {
         /// The entries this request appended to the transcript (prompt, tool calls and outputs, response),
         /// indexed as in the session's transcript.
         public let transcriptEntries: ArraySlice<Transcript.Entry>
-        /// Token counts of the request (public as Apple's 27 `usage`, see `OS27/Usage.swift`).
+        /// Token counts of the request (public as Apple's 27 `usage`, see `Session/Usage.swift`).
         let tokenUsage: LanguageModelUsage
     }
 }

@@ -3,7 +3,7 @@ extension Transcript {
     public struct ToolDefinition: Sendable, Equatable {
         public var name: String
         public var description: String
-        /// The schema of the tool's arguments (public in Apple's 27 SDK; see `Transcript+27.swift`).
+        /// The schema of the tool's arguments (public in Apple's 27 SDK; see `Transcript+Aliases.swift`).
         var storedParameters: GenerationSchema
 
         public init(name: String, description: String, parameters: GenerationSchema) {
