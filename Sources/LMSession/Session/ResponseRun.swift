@@ -443,7 +443,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     }
 
     /// Turns away attachments (in the prompt or anywhere in the transcript sent) for a model without `.vision`.
-    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` listing the entries that hold them.
+    /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` for `.vision` (Apple 27's error for a request
+    ///   that needs a capability the model lacks), naming how many entries hold attachments.
     private func checkAttachments(_ capabilities: LanguageModelCapabilities) throws {
         guard !capabilities.contains(.vision) else { return }
         var entries = (base.entries + newEntries).filter(\.hasAttachment)
@@ -451,7 +452,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             entries.append(.prompt(Transcript.Prompt(segments: plan.prompt.segments, options: plan.options)))
         }
         guard !entries.isEmpty else { return }
-        throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: entries,
+        throw LanguageModelError.unsupportedCapability(.init(capability: .vision,
             debugDescription: "The model does not accept images (it lacks the .vision capability), and the request holds \(entries.count == 1 ? "an entry" : "\(entries.count) entries") with attachments."))
     }
 

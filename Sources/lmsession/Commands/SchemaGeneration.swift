@@ -90,7 +90,7 @@ enum SchemaGeneration {
 }
 
 /// Runs `work` on the concurrency pool and waits for it: the commands are synchronous.
-private func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     Task {
