@@ -182,6 +182,28 @@ struct VisionSessionTests {
         #expect(a == b)
     }
 
+    @Test func `a required tool call works with an image in the prompt, and the answer follows its output`() async throws {
+        // A larger context: the tools' description in the instructions is one token per byte here.
+        let provider = LocalTransformerProvider(path: Self.textModelPath, mmprojPath: Self.mmproj.path, contextSize: 2048, threads: 2)
+        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider), tools: [Seed27.ListPhotosTool()])
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 120, toolCallingMode: .required)
+        _ = try await session.respond(options: options) {
+            "Which photo is this?"
+            Attachment(imageURL: Self.image("rgb8-33x21.png"))
+        }
+        let kinds = session.transcript.map { entry -> String in
+            switch entry {
+            case .toolCalls: "calls"
+            case .toolOutput: "output"
+            case .prompt: "prompt"
+            case .response: "response"
+            default: "other"
+            }
+        }
+        #expect(kinds.starts(with: ["other", "prompt", "calls", "output"]) || kinds.starts(with: ["prompt", "calls", "output"]), "\(kinds)")
+        #expect(kinds.last == "response")
+    }
+
     @Test func `an image in the instructions is rendered and counted too`() async throws {
         let session = LanguageModelSession(model: Self.model) {
             "Answer about this image."

@@ -12,7 +12,7 @@ import LMGGUF
 ///
 /// Shapes are outermost-first here; GGUF stores them innermost-first.
 public enum TinyVisionModel {
-    public static let nEmbd = 24, nHead = 2, nKVHead = 1, nFF = 48, nLayer = 2, contextLength = 512
+    public static let nEmbd = 24, nHead = 2, nKVHead = 1, nFF = 48, nLayer = 2, contextLength = 2048
     static var headDim: Int { nEmbd / nHead }
 
     /// Tokens after the 256 byte tokens, with their GGUF token types (3 control, 4 user-defined, 1 normal).
@@ -84,9 +84,10 @@ public enum TinyVisionModel {
         return b.build()
     }
 
-    /// Writes ``build(seed:)`` to a temporary file and returns its path.
+    /// Writes ``build(seed:)`` to a new temporary file and returns its path (a file of its own per call, so one
+    /// suite removing its copy does not pull another's away).
     public static func write() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-tiny-vision-\(ProcessInfo.processInfo.processIdentifier).gguf")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-tiny-vision-\(UUID().uuidString).gguf")
         try Data(build()).write(to: url)
         return url.path
     }
