@@ -12,7 +12,7 @@ package enum AVX2Kernels {
     package static let q5_1 = nibbleEntry(Q5_1AVX2.self)
     package static let q8_0 = tiledEntry(Q8_0AVX2.self)
     package static let q4_K = superBlockTileEntry(Q4_KAVX2.self)
-    package static let q5_K = packedSuperBlockEntry(Q5_KAVX2.self)
+    package static let q5_K = superBlockTileEntry(Q5_KAVX2.self)
     package static let q6_K = superBlockTileEntry(Q6_KAVX2.self)
 
     /// The table entry of row kernel `K`, with its loops specialised in this module.
@@ -73,7 +73,7 @@ package enum AVX2Kernels {
                          })
     }
 
-    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q6_K), or nil for
+    /// `w` repacked for this set's decode kernel (``AVX2DecodeTiles``: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K), or nil for
     /// types whose decode reads the file's layout.
     /// `release` gets each stretch of source rows once packed (see `KernelSet.prepare`).
     package static func decodeTiles(for w: WeightMatrix, release: ((UnsafeRawPointer, Int) -> Void)? = nil) -> WeightTiles? {
@@ -84,26 +84,13 @@ package enum AVX2Kernels {
         case .q5_1: AVX2DecodeTiles<Q5_1AVX2>.pack(w, release: release)
         case .q8_0: AVX2DecodeTiles<Q8_0AVX2>.pack(w, release: release)
         case .q4_K: AVX2DecodeTiles<Q4_KAVX2>.pack(w, release: release)
+        case .q5_K: AVX2DecodeTiles<Q5_KAVX2>.pack(w, release: release)
         case .q6_K: AVX2DecodeTiles<Q6_KAVX2>.pack(w, release: release)
         default: nil
         }
     }
 
-    /// The table entry of a K-quant whose prefill runs on packed tiles (``AVX2PackedSuperBlocks``)
-    /// from 8 tokens up.
-    private static func packedSuperBlockEntry<F: AVX2PackedSuperBlockFormat>(_: F.Type) -> DotKernel {
-        DotKernel(activationFormat: AVX2SuperBlockDot<F>.activationFormat,
-                  matVec: { w, x, t, y, rows in RowLoops<AVX2SuperBlockDot<F>>.matVec(w, x, token: t, into: y, rows: rows) },
-                  matMul: { w, x, y, rows in
-                      if x.nTokens >= 8 {
-                          AVX2PackedTileLoops<AVX2PackedSuperBlocks<F>>.matMul(w, x, into: y, rows: rows)
-                      } else {
-                          RowLoops<AVX2SuperBlockDot<F>>.matMul(w, x, into: y, rows: rows)
-                      }
-                  })
-    }
-
-    /// The entry of a K-quant with decode tiles (Q4_K, Q6_K).
+    /// The entry of a K-quant with decode tiles (Q4_K, Q5_K, Q6_K).
     private static func superBlockTileEntry<F: AVX2SuperBlockTileFormat>(_: F.Type) -> DotKernel {
         packedPrefillEntry(F.self, prefill: AVX2PackedFromSuperBlockTiles<F>.self)
     }

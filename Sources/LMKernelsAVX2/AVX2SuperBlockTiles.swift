@@ -17,7 +17,7 @@ protocol AVX2SuperBlockTileFormat: AVX2PackedSuperBlockFormat, AVX2DecodeTileFor
 /// The sub-scale pairs of 8 rows as Int16 lanes, from 16 bytes `(s_r0, s_r1)` per row `r`
 /// (zero- or sign-extended by the caller): `low` repeats each row's first, `high` its second.
 @inline(__always)
-private func scalePairs(_ s: SIMD16<Int16>) -> (low: SIMD16<Int16>, high: SIMD16<Int16>) {
+func scalePairs(_ s: SIMD16<Int16>) -> (low: SIMD16<Int16>, high: SIMD16<Int16>) {
     let bytes = unsafeBitCast(s, to: SIMD32<UInt8>.self)
     let low = SIMD32<UInt8>(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13,
                             0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13)
@@ -29,7 +29,7 @@ private func scalePairs(_ s: SIMD16<Int16>) -> (low: SIMD16<Int16>, high: SIMD16
 
 /// Two Int16 activation sums `(s[0], s[1])` in every 32-bit lane.
 @inline(__always)
-private func sumPair(_ s: UnsafePointer<Int16>) -> SIMD16<Int16> {
+func sumPair(_ s: UnsafePointer<Int16>) -> SIMD16<Int16> {
     unsafeBitCast(SIMD8<UInt32>(repeating: UnsafeRawPointer(s).loadUnaligned(as: UInt32.self)), to: SIMD16<Int16>.self)
 }
 
@@ -236,7 +236,7 @@ extension Q6_KAVX2 {
     }
 }
 
-/// Prefill for Q4_K and Q6_K as ``AVX2PackedSuperBlocks``, packing each tile of 8 rows from the
+/// Prefill for the K-quants as ``AVX2PackedSuperBlocks``, packing each tile of 8 rows from the
 /// decode tiles when the matrix has them (so prefill reads the same copy as decode and the file's
 /// pages of the tensor can leave memory), else from the file's rows.
 enum AVX2PackedFromSuperBlockTiles<F: AVX2SuperBlockTileFormat>: AVX2PackedTileKernel {

@@ -15,6 +15,7 @@ import Foundation
 /// - Usage reports replace the earlier report of the same entry; the step's usage is the sum over entries.
 ///   Without any report, output tokens are the sum of the events' token counts (reasoning ones apart).
 /// - Metadata snapshots replace the entry's earlier metadata.
+/// - A package model's non-text segment (``ResponseSegmentEvent``) streams at once, so it sits where it came.
 struct ChannelCoalescer {
     typealias Channel = LanguageModelExecutorGenerationChannel
 
@@ -76,6 +77,11 @@ struct ChannelCoalescer {
 
     /// The step events `event` makes now (text deltas and usage stream; the rest waits for ``finish()``).
     mutating func consume(_ event: any Channel.Event) -> [LanguageModelEvent] {
+        if let segment = event as? ResponseSegmentEvent {
+            previous = .response
+            if responseEntryID == nil { responseEntryID = segment.entryID }
+            return [.segment(segment.segment)]
+        }
         switch event.kind.storage {
         case .response(let response): return consume(response)
         case .reasoning(let reasoning): return consume(reasoning)

@@ -4,11 +4,11 @@ import Synchronization
 /// them: a model's executor is created on its first request and serves every later request whose model has an
 /// equal ``LanguageModel/executorConfiguration``, in any session.
 ///
-/// Holds at most ``limit`` executors; beyond that the least recently made one is dropped (its requests in
+/// Holds at most ``limit`` executors; beyond that the least recently used one is dropped (its requests in
 /// flight keep it alive), so a stream of distinct configurations cannot grow memory without bound.
 final class ExecutorCache: Sendable {
     static let shared = ExecutorCache()
-    static let limit = 64
+    static let limit = 1024
 
     // @unchecked: `configuration` is only ever made from a `Hashable & Sendable` value (an executor's
     // `Configuration`); `AnyHashable` itself does not say so.
@@ -19,7 +19,7 @@ final class ExecutorCache: Sendable {
 
     private struct State {
         var executors: [Key: any Sendable] = [:]
-        /// Keys in the order their executors were made, oldest first.
+        /// Keys in the order their executors were last asked for, least recent first.
         var order: [Key] = []
     }
 
@@ -31,7 +31,12 @@ final class ExecutorCache: Sendable {
         let configuration = model.executorConfiguration
         let key = Key(executorType: ObjectIdentifier(Model.Executor.self), configuration: AnyHashable(configuration))
         return try state.withLock { state in
-            if let kept = state.executors[key] as? Model.Executor { return kept }
+            if let kept = state.executors[key] as? Model.Executor {
+                if let index = state.order.lastIndex(of: key), index != state.order.count - 1 {
+                    state.order.append(state.order.remove(at: index))
+                }
+                return kept
+            }
             // Made under the lock so two first requests of one configuration share one executor.
             let made = try Model.Executor(configuration: configuration)
             state.executors[key] = made

@@ -3,36 +3,45 @@ import Foundation
 /// A model written for Apple's contract, behind the session's internal seam: each model call gets the executor
 /// of the model's configuration from ``ExecutorCache`` and coalesces what it streams (``ChannelCoalescer``).
 ///
-/// Apple's protocol says nothing of availability, context size or token counting: the model counts as
-/// available, its context as unbounded (the executor throws ``LanguageModelError/contextSizeExceeded(_:)`` when
-/// its provider says so), and token counts are estimated (see ``tokenCount(for:)``).
+/// Apple's protocol says nothing of availability, context size or token counting: they come from the model's
+/// ``LanguageModelDetails`` when it adopts it, and are the protocol's defaults otherwise (available, an unbounded
+/// context, estimated counts).
 struct ExecutorModel<Model: LanguageModel>: ConversationModel {
     typealias Executor = ConversationModelExecutor<ExecutorModel<Model>>
 
     let model: Model
+    /// `model` as ``LanguageModelDetails``, when it adopts it.
+    private let details: (any LanguageModelDetails)?
+
+    init(model: Model) {
+        self.model = model
+        self.details = model as? any LanguageModelDetails
+    }
 
     var capabilities: LanguageModelCapabilities { model.capabilities }
-    var contextSize: Int { Int.max }
+    var availability: SystemLanguageModel.Availability { details?.availability ?? .available }
+    var contextSize: Int { details?.contextSize ?? Int.max }
+    var supportedLanguages: Set<Locale.Language> { details?.supportedLanguages ?? [Locale.Language(identifier: "en")] }
+    var assetIDs: [String] { details?.assetIDs ?? [] }
 
-    /// An estimate, about 4 UTF-8 bytes a token, of the text `input` shows the model (no tokenizer is known).
     func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
-        let text: String = switch input {
-        case .request(let request): request.transcript.entries.map(\.description).joined(separator: "\n")
-        case .entries(let entries): entries.map(\.description).joined(separator: "\n")
-        case .tools(let tools): tools.map { "\($0.name) \($0.description)" }.joined(separator: "\n")
-        case .schema(let schema): String(describing: schema)
-        }
-        return (text.utf8.count + 3) / 4
+        if let details { return try await details.tokenCount(for: input) }
+        return LanguageModelTokenCountInput.estimate(input)
     }
 
     func makeConversation() -> any LanguageModelConversation { ExecutorConversation(model: model) }
 
-    /// Apple's framework throws ``LanguageModelError/unsupportedCapability(_:)`` for a capability the model did
-    /// not declare.
+    /// The model's own error when it adopts ``LanguageModelDetails``; otherwise what Apple's framework throws for
+    /// a capability the model did not declare, ``LanguageModelError/unsupportedCapability(_:)``.
     func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
-        .unsupportedCapability(.init(capability: .guidedGeneration,
+        if let details { return details.unsupportedSchemaError(schemaName: schemaName) }
+        return .unsupportedCapability(.init(capability: .guidedGeneration,
             debugDescription: "The request has a response schema, but the model does not declare guided generation."))
     }
+}
+
+extension ExecutorModel: ExplainsUnavailability {
+    var unavailabilityDescription: String? { (model as? any ExplainsUnavailability)?.unavailabilityDescription }
 }
 
 /// One session's calls to an Apple-shaped model. It keeps nothing between calls: per-session state is the

@@ -11,9 +11,10 @@ import Foundation
 /// not declare in ``capabilities`` throws ``LanguageModelError/unsupportedCapability(_:)`` before the executor
 /// is called.
 ///
-/// Every model of this package (``SystemLanguageModel``, ``OpenAICompatibleLanguageModel``,
-/// ``ClaudeLanguageModel``, ``FallbackLanguageModel``) is one; their executor is ``ConversationModelExecutor``
-/// for now (see docs/differences.md). 27.2's data attachments and entries (`supportsDataAttachmentType(_:)`,
+/// Every model of this package is one: the server models (``OpenAICompatibleLanguageModel``,
+/// ``ClaudeLanguageModel``, ``FallbackLanguageModel``) with executors of their own, the local
+/// ``SystemLanguageModel`` with ``ConversationModelExecutor`` for now (see docs/differences.md). What a session
+/// asks of a model beyond this protocol (availability, context size, token counts) is ``LanguageModelDetails``. 27.2's data attachments and entries (`supportsDataAttachmentType(_:)`,
 /// `supportsDataEntryType(_:)`) are not here: they need `UTType`, which Linux's Foundation lacks.
 public protocol LanguageModel: Sendable {
     /// The type that generates for this model; its `Model` is this type.

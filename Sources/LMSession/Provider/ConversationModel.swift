@@ -1,53 +1,26 @@
 import Foundation
 
-/// The session's internal seam to the models of this package (the local GGUF model, the server models, the
-/// fallback model), which keep per-session state: the session hands a ``LanguageModelConversation`` the
+/// The session's internal seam to the models of this package that keep per-session state (the local GGUF model,
+/// whose conversation holds the session's KV cache): the session hands a ``LanguageModelConversation`` the
 /// complete transcript, the generation options, the response schema (if any) and the tool definitions of one
 /// model call, and consumes a stream of ``LanguageModelEvent``s (deltas). Tool execution, snapshots, the
 /// transcript, rollback and the one-request-at-a-time rule stay in the session.
 ///
 /// Every such model is also Apple's ``LanguageModel`` (its executor is ``ConversationModelExecutor``), so the
-/// public API takes it where it takes any model. A model written for Apple's contract reaches the session
-/// through ``ExecutorModel``, which puts its executor behind this seam. Until the package's models move onto
-/// executors (a later step of issue 25), availability, context size and token counting are asked here.
-package protocol ConversationModel: LanguageModel where Executor == ConversationModelExecutor<Self> {
-    /// Whether the model can be used here; checked before every request.
-    var availability: SystemLanguageModel.Availability { get }
-
-    /// Tokens one session may hold: instructions, tool definitions, transcript, prompt, schema and response.
-    /// 4096 for the default local model; a server model's is the server's.
-    var contextSize: Int { get }
-
-    /// Languages the model answers in.
-    var supportedLanguages: Set<Locale.Language> { get }
-
-    /// Recorded as ``Transcript/Response/assetIDs`` of every response.
-    var assetIDs: [String] { get }
-
-    /// Tokens `input` takes in a request. `.request` is what the budget check compares with ``contextSize``;
-    /// the other cases are its parts, counted the same way.
-    /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the model cannot be loaded;
-    ///   a model without a local tokenizer may throw its own error or estimate.
-    func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int
-
-    /// Per-session state (the local model's KV cache; a server model's connection settings). Called once
-    /// per session, when the session is created.
+/// public API takes it where it takes any model. A model written for Apple's contract (the server models among
+/// them) reaches the session through ``ExecutorModel``, which puts its executor behind this seam; what the session
+/// asks beyond Apple's protocol (availability, context size, token counting) is ``LanguageModelDetails``.
+package protocol ConversationModel: LanguageModelDetails where Executor == ConversationModelExecutor<Self> {
+    /// Per-session state (the local model's KV cache). Called once per session, when the session is created.
     func makeConversation() -> any LanguageModelConversation
-
-    /// What a request with a response schema throws when ``capabilities`` lacks guided generation.
-    func unsupportedSchemaError(schemaName: String?) -> LanguageModelError
 }
 
 extension ConversationModel {
-    public var availability: SystemLanguageModel.Availability { .available }
     /// Guided generation and tool calling: what every model in this package supports.
     public var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling]) }
-    public var supportedLanguages: Set<Locale.Language> { [Locale.Language(identifier: "en")] }
-    public var assetIDs: [String] { [] }
     /// ``LanguageModelError/unsupportedGenerationGuide(_:)``: the package's models never downgrade to text.
-    package func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
-        .unsupportedGenerationGuide(.init(schemaName: schemaName,
-            debugDescription: "The model does not support guided generation, so it cannot follow the response schema."))
+    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
+        .schemaWithoutGuidedGeneration(schemaName: schemaName)
     }
 }
 
@@ -175,7 +148,7 @@ public struct LanguageModelUsage: Sendable, Equatable {
     }
 }
 
-/// What ``ConversationModel/tokenCount(for:)`` measures.
+/// What ``LanguageModelDetails/tokenCount(for:)`` measures.
 public enum LanguageModelTokenCountInput: Sendable {
     /// Everything a request puts before the response: instructions, tool definitions, transcript, prompt,
     /// schema and the template's turn markers. The session's budget check compares it with `contextSize`.

@@ -5,9 +5,8 @@ import Synchronization
 /// made on first use and kept (with their KV caches, on the local model) for the session's life.
 ///
 /// A model is recognised by its identity: a ``SystemLanguageModel`` by its provider (handles on one loaded model
-/// share a conversation), another class instance by itself, a value whose conversations keep state by its
-/// ``ConversationKeyed/conversationKey`` (a profile's body makes the model anew before every call: equal settings
-/// are the same model). Any other value (the OpenAI-compatible model, whose conversations keep no state) gets a new
+/// share a conversation), another class instance by itself. Any value (a model written for Apple's contract, the
+/// server models among them, whose per-session state is their executor's, keyed by the transcript) gets a new
 /// conversation per model call.
 final class ModelConversations: Sendable {
     /// The session's model, used by calls whose profile sets no model.
@@ -34,25 +33,13 @@ final class ModelConversations: Sendable {
         }
     }
 
-    /// What a kept conversation is found by: an object's identity, or a value model's key.
-    /// `@unchecked Sendable`: `AnyHashable` is not, but it wraps only a ``ConversationKeyed/conversationKey``, which is.
-    enum Key: Hashable, @unchecked Sendable {
-        case object(ObjectIdentifier)
-        case value(AnyHashable)
-    }
+    /// What a kept conversation is found by: an object's identity.
+    typealias Key = ObjectIdentifier
 
-    /// What conversations of `model` are kept under; nil for a value without a ``ConversationKeyed/conversationKey``.
+    /// What conversations of `model` are kept under; nil for a value.
     static func identity(of model: any ConversationModel) -> Key? {
         if let system = model as? SystemLanguageModel { return identity(of: system.conversationProvider) }
-        if type(of: model) is AnyClass { return .object(ObjectIdentifier(model as AnyObject)) }
-        if let keyed = model as? any ConversationKeyed { return .value(AnyHashable(keyed.conversationKey)) }
+        if type(of: model) is AnyClass { return ObjectIdentifier(model as AnyObject) }
         return nil
     }
-}
-
-/// A model that is a value and whose conversations keep state between model calls (Claude's replayed blocks): one
-/// session runs the calls of models with equal keys in one conversation.
-protocol ConversationKeyed {
-    /// Equal for models that send the same requests (model, credential, endpoint, settings).
-    var conversationKey: any Hashable & Sendable { get }
 }

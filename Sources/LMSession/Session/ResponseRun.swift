@@ -25,6 +25,11 @@ struct RequestPlan: Sendable {
 ///
 /// The request starts on the first `nextSnapshot()`/`finalResponse()`, in the consumer's task, so cancelling
 /// that task cancels generation. If the run is dropped unfinished, `deinit` rolls back.
+///
+/// This file holds the state machine (phases, steps, the tool loop, rollback); the checks before each model call
+/// are in `ResponseRun+Checks.swift`, the step's output (snapshots, the response entry, the end of the request)
+/// in `ResponseRun+Output.swift`. Their state is internal, not private, so that those files reach it; nothing
+/// outside this type touches it.
 final class ResponseRun<Content: Generable>: @unchecked Sendable {
     // @unchecked: the mutable fields below are only touched by the one consumer holding `consuming`
     // (a second concurrent consumer is turned away with `concurrentRequests`).
@@ -32,55 +37,55 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     let plan: RequestPlan
     private let consuming = Mutex(false)
 
-    private enum Phase {
+    enum Phase {
         case notStarted
         case running
         case finished(Result<Final, any Error>)
     }
-    private struct Final {
+    struct Final {
         var rawContent: GeneratedContent
         var transcript: Transcript
         var firstNewEntry: Int
         var usage: LanguageModelUsage
     }
 
-    private var phase = Phase.notStarted
-    private var base = Transcript()
-    private var newEntries: [Transcript.Entry] = []
-    private var events: AsyncThrowingStream<LanguageModelEvent, any Error>.AsyncIterator?
-    private var text = ""
+    var phase = Phase.notStarted
+    var base = Transcript()
+    var newEntries: [Transcript.Entry] = []
+    var events: AsyncThrowingStream<LanguageModelEvent, any Error>.AsyncIterator?
+    var text = ""
     /// Segments of this step other than its text (``LanguageModelEvent/segment(_:)``), each with the UTF-8
     /// length of `text` when it came, so the response entry interleaves them with the text.
-    private var extraSegments: [(segment: Transcript.Segment, textOffset: Int)] = []
+    var extraSegments: [(segment: Transcript.Segment, textOffset: Int)] = []
     /// Reasoning entries of this step (``LanguageModelEvent/reasoning(text:signature:)``), entered before its
     /// tool calls or response once the step completes.
-    private var stepReasoning: [Transcript.Entry] = []
+    var stepReasoning: [Transcript.Entry] = []
     /// The structured response so far, read as it streams (only while snapshots are asked for).
-    private var json = IncrementalJSONReader()
-    private var structured: GeneratedContent?
+    var json = IncrementalJSONReader()
+    var structured: GeneratedContent?
     /// The identity of this response's structured content, in every snapshot and the final response.
-    private let generationID = GenerationID()
-    private var stepUsage: LanguageModelUsage?
+    let generationID = GenerationID()
+    var stepUsage: LanguageModelUsage?
     /// The id and metadata an executor gave the step's response entry (``LanguageModelEvent/responseDetails(_:)``).
-    private var responseDetails: LanguageModelResponseDetails?
-    private var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
+    var responseDetails: LanguageModelResponseDetails?
+    var usage = LanguageModelUsage(inputTokens: 0, outputTokens: 0)
     /// Tool-calling rounds run so far, and how many the session allows (read when the request starts).
-    private var toolRounds = 0
-    private var maximumToolRounds = LanguageModelSession.defaultMaximumToolCallRounds
+    var toolRounds = 0
+    var maximumToolRounds = LanguageModelSession.defaultMaximumToolCallRounds
     /// The calls of the current step, run once its stream has ended (after its usage arrived).
-    private var pendingCalls: [Transcript.ToolCall]?
+    var pendingCalls: [Transcript.ToolCall]?
     /// The tools of the current model call: the session's, or what its profile (or dynamic instructions) gave.
-    private var tools: [any Tool] = []
+    var tools: [any Tool] = []
     /// The current model call's model, conversation and profile settings and callbacks (nil before the first).
-    private var call: ModelCallSetup?
+    var call: ModelCallSetup?
     /// The task that pulled the last snapshot (``TaskIdentity``), and whether the request was then ended because
     /// that task started another one (``LeftBehindRequest``): the next pull throws `CancellationError` once.
-    private var lastPuller: Int?
-    private var endedAsLeft = false
+    var lastPuller: Int?
+    var endedAsLeft = false
     /// The current model call's model (the session's before the first call).
-    private var model: any ConversationModel { call?.model ?? session.model }
+    var model: any ConversationModel { call?.model ?? session.model }
     /// The life-cycle callbacks of the current model call's profile.
-    private var callbacks: ProfileCallbacks { call?.callbacks ?? ProfileCallbacks() }
+    var callbacks: ProfileCallbacks { call?.callbacks ?? ProfileCallbacks() }
 
     init(session: LanguageModelSession, plan: RequestPlan) {
         self.session = session
@@ -253,21 +258,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         var options = call.options(over: plan.options)
         try options.validate()
         let model = call.model
-        if case .unavailable(let reason) = model.availability {
-            let cause = (model as? any ExplainsUnavailability)?.unavailabilityDescription.map { ": \($0)" } ?? ""
-            throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
-        }
+        try checkAvailability(of: model)
         try checkCapabilities(model.capabilities)
         tools = call.tools
         if let duplicate = LanguageModelSession.DuplicateToolNameError.check(tools) { throw duplicate }
         try checkSchemasBuilt()
         if let instructions = call.instructions { base.setInstructions(instructions) }
         try checkAttachments(model.capabilities)
-        if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
-            let cause = (model as? any ExplainsMissingToolCalling)?.missingToolCallingDescription.map { ": \($0)" } ?? ""
-            throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
-                debugDescription: "The session has tools, but the model does not support tool calling\(cause)."))
-        }
+        try checkToolCalling(model)
         if toolRounds == 0 {
             let instructions = base.first.flatMap { entry -> String? in
                 if case .instructions(let i) = entry { return i.segments.descriptionText } else { return nil }
@@ -307,7 +305,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         events = conversation.generate(request).makeAsyncIterator()
     }
 
-    private func endStep() {
+    func endStep() {
         if let stepUsage {
             usage.inputTokens += stepUsage.inputTokens
             usage.cachedInputTokens += stepUsage.cachedInputTokens
@@ -339,85 +337,6 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try await startStep()
     }
 
-    /// The response as generated content: the text, or the structured value (`final`: read from the whole
-    /// text once; otherwise the incremental reading so far), with the response's identity.
-    private func rawContent(final: Bool) -> GeneratedContent? {
-        if plan.responseFormat == nil { return GeneratedContent(kind: .string(text)) }
-        var content = structured ?? (!final ? json.content : text.isEmpty ? nil : Self.finalContent(text))
-        content?.id = generationID
-        return content
-    }
-
-    /// The value of a finished response's whole text. Read as complete JSON first: a bare number at the end
-    /// of the text is whole once the provider ended the response (one cut off by the token budget is the
-    /// provider's to report); otherwise the deepest valid prefix, which is incomplete.
-    static func finalContent(_ text: String) -> GeneratedContent? {
-        if let value = try? JSONValue.parse(text) { return GeneratedContent(value) }
-        return try? GeneratedContent(json: text)
-    }
-
-    private func snapshot() throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
-        if plan.responseFormat == nil { try checkGuardrails(text, .output) }
-        guard let raw = rawContent(final: false), let partial = try? Content.PartiallyGenerated(raw) else { return nil }
-        return .init(content: partial, rawContent: raw)
-    }
-
-    /// Ends the request with the step's response: checks it, runs the profile's `onReasoning` and `onResponse`,
-    /// and stores the new transcript.
-    private func complete() async throws {
-        endStep()
-        events = nil
-        guard let raw = rawContent(final: true), raw.isComplete else {
-            throw GeneratedContent.ParsingError(rawContent: text, debugDescription:
-                "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early"
-                + (text.isEmpty ? " (no token was generated: is maximumResponseTokens 0?)" : ": \(text)"))
-        }
-        if let format = plan.responseFormat, call?.conversation.constrainsStructuredOutput != true {
-            try format.schema.checkConformance(of: raw)
-        }
-        try checkGuardrails(plan.responseFormat == nil ? text : raw.jsonString, .output)
-        // The transcript keeps the value without the stream's identity (transcript JSON has no place for it).
-        var stored = raw
-        stored.id = nil
-        let segments: [Transcript.Segment] = plan.responseFormat.map {
-            extraSegments.map(\.segment) + [.structure(Transcript.StructuredSegment(source: $0.name, content: stored))]
-        } ?? textSegments()
-        try await callbacks.reasoning(in: stepReasoning)
-        newEntries += stepReasoning
-        stepReasoning = []
-        var response = Transcript.Response(assetIDs: model.assetIDs, segments: segments)
-        if let responseDetails {
-            if let id = responseDetails.entryID { response.id = id }
-            response.metadata = responseDetails.metadata
-        }
-        try await callbacks.response(response)
-        newEntries.append(.response(response))
-        session.propertyValues.state.withLock { $0.request = nil }
-        let transcript = Transcript(entries: base.entries + newEntries)
-        guard session.endRequest(transcript: transcript, usage: usage) else {
-            let error = LanguageModelSession.Error.transcriptMutationWhileResponding
-            phase = .finished(.failure(error))
-            throw error
-        }
-        phase = .finished(.success(Final(rawContent: raw, transcript: transcript, firstNewEntry: base.count, usage: usage)))
-    }
-
-    /// The text response's segments: the text, cut where other segments came and interleaved with them (one
-    /// text segment, possibly empty, when there are none).
-    private func textSegments() -> [Transcript.Segment] {
-        guard !extraSegments.isEmpty else { return [.text(Transcript.TextSegment(content: text))] }
-        var segments: [Transcript.Segment] = []
-        var start = text.utf8.startIndex
-        for (segment, offset) in extraSegments {
-            let end = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
-            if start < end { segments.append(.text(Transcript.TextSegment(content: String(text[start..<end])))) }
-            segments.append(segment)
-            start = end
-        }
-        if start < text.endIndex { segments.append(.text(Transcript.TextSegment(content: String(text[start...])))) }
-        return segments
-    }
-
     private func fail(_ error: any Error) {
         guard case .running = phase else {
             if case .notStarted = phase { phase = .finished(.failure(error)) }
@@ -431,52 +350,6 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         let profilePolicy = call?.settings.transcriptErrorHandlingPolicy ?? nil
         let keeps = (profilePolicy ?? session.transcriptErrorHandlingPolicy) == .preserveTranscript
         session.endRequest(transcript: keeps ? Transcript(entries: base.entries + newEntries) : nil, usage: usage)
-    }
-
-    /// - Throws: what the model says for a schema on a model without guided generation (never a silent
-    ///   downgrade to text): ``LanguageModelError/unsupportedGenerationGuide(_:)`` from the package's models,
-    ///   ``LanguageModelError/unsupportedCapability(_:)`` from a model written for Apple's contract. (Tools are checked per model call, in `startStep`.)
-    private func checkCapabilities(_ capabilities: LanguageModelCapabilities) throws {
-        if let format = plan.responseFormat, !capabilities.contains(.guidedGeneration) {
-            throw model.unsupportedSchemaError(schemaName: format.name.isEmpty ? nil : format.name)
-        }
-    }
-
-    /// Turns away attachments (in the prompt or anywhere in the transcript sent) for a model without `.vision`.
-    /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` for `.vision` (Apple 27's error for a request
-    ///   that needs a capability the model lacks), naming how many entries hold attachments.
-    private func checkAttachments(_ capabilities: LanguageModelCapabilities) throws {
-        guard !capabilities.contains(.vision) else { return }
-        var entries = (base.entries + newEntries).filter(\.hasAttachment)
-        if toolRounds == 0, plan.prompt.segments.contains(where: \.isAttachment) {
-            entries.append(.prompt(Transcript.Prompt(segments: plan.prompt.segments, options: plan.options)))
-        }
-        guard !entries.isEmpty else { return }
-        throw LanguageModelError.unsupportedCapability(.init(capability: .vision,
-            debugDescription: "The model does not accept images (it lacks the .vision capability), and the request holds \(entries.count == 1 ? "an entry" : "\(entries.count) entries") with attachments."))
-    }
-
-    /// A `GenerableSchema` type whose guides are inconsistent has a placeholder schema (see
-    /// `GenerableSchema.generationSchema`); the request stops here, before the transcript or the model sees it.
-    /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` naming the response's type or the tool,
-    ///   with the `GenerableSchemaError`'s description.
-    private func checkSchemasBuilt() throws {
-        if let format = plan.responseFormat, let reason = format.schema.unbuildableReason {
-            throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: format.name.isEmpty ? nil : format.name,
-                debugDescription: "The response schema cannot be built: \(reason)"))
-        }
-        for tool in tools {
-            if let reason = tool.parameters.unbuildableReason {
-                throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: tool.name,
-                    debugDescription: "The arguments schema of tool \(tool.name) cannot be built: \(reason)"))
-            }
-        }
-    }
-
-    private func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
-        if case .rejected(let reason) = LanguageModelSession.guardrails(of: model).check(text, direction) {
-            throw LanguageModelError.guardrailViolation(.init(debugDescription: reason))
-        }
     }
 }
 

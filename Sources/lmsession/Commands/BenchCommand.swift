@@ -3,17 +3,19 @@ import LMKernels
 import LMTransformer
 
 /// `lmsession bench`: prefill and decode throughput like llama-bench (pp and tg tests on fixed
-/// pseudo-random tokens), peak RSS and load time; `--sessions N` runs ``SessionsBench`` and
-/// `--memory-bandwidth` ``BandwidthBench`` instead.
+/// pseudo-random tokens), peak RSS and load time; `--sessions N` runs ``SessionsBench``,
+/// `--shared-instructions` ``PrefixCacheBench`` and `--memory-bandwidth` ``BandwidthBench`` instead.
 ///
 /// `--depth D` decodes after the first `D` prompt tokens (llama-bench's `-d`; default 1), so
 /// `--prompt-tokens 4000 --gen-tokens 96 --depth 4000` measures decode, attention and peak RSS
 /// with a full 4096-position KV cache.
 enum BenchCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
-        let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "depth", "sessions"],
-                                         switches: ["json", "memory-bandwidth"])
+        let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "depth", "sessions",
+                                                                "instructions-tokens"],
+                                         switches: ["json", "memory-bandwidth", "shared-instructions"])
         if a.has("memory-bandwidth") { return try BandwidthBench.run(a) }
+        if a.has("shared-instructions") { return try PrefixCacheBench.run(a) }
         if let sessions = try a.int("sessions") { return try SessionsBench.run(a, sessions: sessions) }
         let pp = try a.int("prompt-tokens") ?? 512, tg = try a.int("gen-tokens") ?? 128, reps = try a.int("repetitions") ?? 3
         let depth = try a.int("depth") ?? 1

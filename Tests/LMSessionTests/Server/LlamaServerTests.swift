@@ -34,6 +34,13 @@ struct LlamaServerTests {
         return (text, usage.0, usage.1, usage.2)
     }
 
+    /// The proxy's forwarded exchanges once there are `count` of them (or after 10 s): the proxy records an exchange
+    /// when the server closes the connection, which may come after the session already has the whole answer.
+    static func exchanges(of proxy: FaultProxy, count: Int) async throws -> [FaultProxy.ForwardedExchange] {
+        for _ in 0..<200 where proxy.forwardedExchanges.count < count { try await Task.sleep(for: .milliseconds(50)) }
+        return proxy.forwardedExchanges
+    }
+
     @Test func aPlainPromptGetsTextAndTheServersUsage() async throws {
         let proxy = try FaultProxy(upstream: try LlamaServer.baseURL())
         defer { proxy.stop() }
@@ -42,7 +49,7 @@ struct LlamaServerTests {
         let session = LanguageModelSession(model: model, instructions: "You are a helpful assistant.")
         let response = try await session.respond(to: "Name a color.", options: Self.greedy)
         #expect(!response.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
-        let exchange = try #require(proxy.forwardedExchanges.first { $0.request.path == "/v1/chat/completions" })
+        let exchange = try #require(try await Self.exchanges(of: proxy, count: 2).first { $0.request.path == "/v1/chat/completions" })
         let reported = try Self.parse(exchange.responseBody)
         #expect(reported.text == response.content)
         #expect(reported.prompt > 10 && reported.completion > 0 && reported.completion <= 24)
@@ -112,7 +119,7 @@ struct LlamaServerTests {
             return try await group.reduce(into: [:]) { $0[$1.0] = ($1.1, $1.2) }
         }
         #expect(finals.count == 16)
-        let exchanges = proxy.forwardedExchanges
+        let exchanges = try await Self.exchanges(of: proxy, count: 16)
         #expect(exchanges.count == 16)
         for topic in topics {
             let (final, snapshots) = try #require(finals[topic])

@@ -8,7 +8,7 @@ import TestSupport
 /// request on the unavailable model throws.
 @Suite("Server models: availability and its cause", .timeLimit(.minutes(1)))
 struct ServerAvailabilityTests {
-    static func models(_ url: URL) -> [(name: String, model: any ConversationModel, cause: () -> ServerModelError?)] {
+    static func models(_ url: URL) -> [(name: String, model: any LanguageModelDetails, cause: () -> ServerModelError?)] {
         let openAI = OpenAICompatibleLanguageModel(baseURL: url, model: "m", apiKey: OpenAIStreams.secret, timeout: 5)
         let claude = ClaudeLanguageModel(name: ClaudeTestServer.smol, auth: .apiKey(ClaudeTestServer.key), baseURL: url, timeout: 5)
         return [("openai", openAI, { openAI.unavailabilityCause }), ("claude", claude, { claude.unavailabilityCause })]

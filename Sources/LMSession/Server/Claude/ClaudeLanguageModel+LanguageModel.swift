@@ -1,7 +1,7 @@
 import Foundation
 import LMGrammar
 
-extension ClaudeLanguageModel: ConversationModel {
+extension ClaudeLanguageModel: LanguageModelDetails {
     /// `.unavailable(.modelNotReady)` when the base URL cannot address an HTTP server (always), or for
     /// ``ServerReachability/holdSeconds`` after a request found the server unreachable (that request threw
     /// ``ServerModelError/unreachable(_:)``); `.available` otherwise, after which the next request tries again.
@@ -78,8 +78,15 @@ extension ClaudeLanguageModel: ConversationModel {
         return count
     }
 
-    package func makeConversation() -> any LanguageModelConversation {
-        ClaudeConversation(model: self)
+    /// Every setting a request depends on: the session keeps one ``Executor`` per distinct value.
+    public var executorConfiguration: Executor.Configuration {
+        Executor.Configuration(model: model, auth: auth, baseURL: baseURL, timeout: timeout, serverTools: serverTools, fixedEffort: fixedEffort)
+    }
+
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)`` naming the schema, before anything is sent: the model
+    /// never downgrades to text.
+    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
+        .schemaWithoutGuidedGeneration(schemaName: schemaName)
     }
 
     // MARK: - Request parts
@@ -114,17 +121,5 @@ extension ClaudeLanguageModel: ConversationModel {
         }
         if !betas.isEmpty { headers["anthropic-beta"] = betas.joined(separator: ",") }
         return headers
-    }
-}
-
-extension ClaudeLanguageModel: ConversationKeyed {
-    /// Every setting a request depends on. A profile that makes this model anew before each call (a new value, with
-    /// a new ``reachability``) thus keeps one conversation, and the blocks it replays after a tool step.
-    var conversationKey: any Hashable & Sendable {
-        struct Settings: Hashable, Sendable {
-            let model: ClaudeModel, auth: AuthMode, baseURL: URL, timeout: TimeInterval
-            let serverTools: Set<ClaudeServerTool>, fixedEffort: ClaudeModel.Effort?
-        }
-        return Settings(model: model, auth: auth, baseURL: baseURL, timeout: timeout, serverTools: serverTools, fixedEffort: fixedEffort)
     }
 }

@@ -11,13 +11,13 @@ import Foundation
 /// The switch is per model call: the next call tries `primary` again. A failure after `primary` streamed
 /// part of its answer is not retried (the part cannot be taken back); it ends the request, and the
 /// transcript rolls back as for any failure. Not in Apple's API.
-public struct FallbackLanguageModel: ConversationModel {
+public struct FallbackLanguageModel: LanguageModelDetails {
     /// The model asked first.
     public let primary: any LanguageModel
     /// The model asked when `primary` fails with an error `shouldFallBack` accepts.
     public let fallback: any LanguageModel
     let shouldFallBack: @Sendable (any Error) -> Bool
-    /// ``primary`` and ``fallback`` behind the session's seam.
+    /// ``primary`` and ``fallback`` behind the session's seam, for what they say beyond Apple's protocol.
     let primarySeam: any ConversationModel
     let fallbackSeam: any ConversationModel
 
@@ -74,8 +74,11 @@ public struct FallbackLanguageModel: ConversationModel {
         }
     }
 
-    package func makeConversation() -> any LanguageModelConversation {
-        FallbackConversation(model: self, primary: primarySeam.makeConversation(),
-                             fallback: fallbackSeam.makeConversation())
+    /// Nothing: the executor reads the two models from the model it is given.
+    public var executorConfiguration: Executor.Configuration { Executor.Configuration() }
+
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)`` naming the schema: the model never downgrades to text.
+    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
+        .schemaWithoutGuidedGeneration(schemaName: schemaName)
     }
 }

@@ -17,9 +17,11 @@ import Synchronization
 /// everything else (unreachable, other statuses, malformed streams, oversized bodies, bad tool arguments) ->
 /// ``ServerModelError``. A failed request leaves the transcript as it was.
 ///
+/// A ``LanguageModel`` in Apple's shape: its ``Executor`` streams the server's deltas into the session's channel.
+///
 /// The API key is sent only in the `Authorization` header. It never appears in errors, descriptions,
 /// `dump` output or the transcript: every server text put in an error is redacted.
-public struct OpenAICompatibleLanguageModel: ConversationModel, CustomStringConvertible, CustomReflectable {
+public struct OpenAICompatibleLanguageModel: LanguageModelDetails, CustomStringConvertible, CustomReflectable {
     /// The API's root, e.g. `http://127.0.0.1:8080/v1` or `https://api.openai.com/v1`; requests go to
     /// `{baseURL}/chat/completions`.
     public let baseURL: URL
@@ -125,7 +127,15 @@ public struct OpenAICompatibleLanguageModel: ConversationModel, CustomStringConv
         }
     }
 
-    package func makeConversation() -> any LanguageModelConversation { OpenAIConversation(model: self) }
+    /// The endpoint, model name and key: the session keeps one ``Executor`` per distinct value.
+    public var executorConfiguration: Executor.Configuration {
+        Executor.Configuration(baseURL: baseURL, model: model, apiKey: apiKey)
+    }
+
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)`` naming the schema: the model never downgrades to text.
+    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
+        .schemaWithoutGuidedGeneration(schemaName: schemaName)
+    }
 
     public var description: String {
         "OpenAICompatibleLanguageModel(\(baseURL.redactedOrigin), model: \(model), apiKey: \(apiKey == nil ? "none" : SecretRedactor.mask))"
@@ -151,7 +161,7 @@ public struct OpenAICompatibleLanguageModel: ConversationModel, CustomStringConv
 }
 
 /// An API key that does not print: its description, debug description and mirror show only a mask.
-struct APIKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+struct APIKey: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     let value: String
     var description: String { SecretRedactor.mask }
     var debugDescription: String { SecretRedactor.mask }
