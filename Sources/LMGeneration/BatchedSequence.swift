@@ -58,6 +58,20 @@ public final class BatchedSequence: ForwardPass, @unchecked Sendable {
         return UnsafeBufferPointer(logits)
     }
 
+    /// Appends rows given as embeddings (image tokens) in one turn of the engine, as ``prefill(_:)``
+    /// appends tokens: see ``InferenceContext/evaluate(embeddings:ids:)``.
+    /// - Throws: as ``InferenceContext/evaluate(embeddings:ids:)``; the cache is unchanged then.
+    public func prefill(embeddings: [Float], ids: [Int]) throws(InferenceError) -> UnsafeBufferPointer<Float> {
+        let result = scheduler.withEngine { () -> Result<Void, InferenceError> in
+            Result { () throws(InferenceError) in
+                let out = try context.evaluate(embeddings: embeddings, ids: ids)
+                if out.count == logits.count { store(out) }
+            }
+        }
+        try result.get()
+        return UnsafeBufferPointer(logits)
+    }
+
     /// Keeps the first `count` cached tokens (prefix reuse). Only between requests, not while decoding.
     public func truncate(to count: Int) { context.truncate(to: count) }
 

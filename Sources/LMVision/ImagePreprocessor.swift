@@ -32,16 +32,8 @@ public struct ImagePreprocessor: Sendable {
         case .gemma3:
             return [normalised(letterboxed(image, size: size), side: size)]
         case .idefics3:
-            guard let edge = hyperparameters.longestEdge else { throw .unsupportedSlicing("clip.vision.preproc_image_size is absent") }
             let (w, h) = (image.width, image.height)
-            let aspect = Double(w) / Double(h)
-            var rw: Int, rh: Int
-            if w >= h {
-                rw = edge; rh = Int(Double(edge) / aspect); rh += rh % 2
-            } else {
-                rh = edge; rw = Int(Double(edge) * aspect); rw += rw % 2
-            }
-            guard rw > 0, rh > 0 else { throw .unsupportedSlicing("the image \(w)x\(h) is too narrow to scale to \(edge) pixels") }
+            let (rw, rh) = try refinedSize(width: w, height: h)
             let gx = (rw + size - 1) / size, gy = (rh + size - 1) / size
             let resized = resize(image.pixels, w, h, rw, rh, .lanczos)
             let refined = resize(resized, rw, rh, gx * size, gy * size, .lanczos)
@@ -59,6 +51,36 @@ public struct ImagePreprocessor: Sendable {
             tiles.append(normalised(resize(refined, gx * size, gy * size, size, size, .lanczos), side: size))
             return tiles
         }
+    }
+
+    /// Where `mtmd` puts the tiles of a `width` × `height` image: a grid of `columns` × `rows` slices
+    /// (row by row) followed by an overview (Idefics3), or one tile and no grid (Gemma 3, `columns` and
+    /// `rows` 0). What a prompt's image markers need, without decoding or encoding the pixels.
+    /// - Throws: as ``tiles(for:)``.
+    public func layout(width: Int, height: Int) throws(VisionInputError) -> TileLayout {
+        guard width > 0, height > 0 else { throw .emptyImage }
+        switch hyperparameters.projector {
+        case .gemma3:
+            return TileLayout(columns: 0, rows: 0, tokensPerTile: hyperparameters.tokensPerImage)
+        case .idefics3:
+            let size = hyperparameters.imageSize
+            let (rw, rh) = try refinedSize(width: width, height: height)
+            return TileLayout(columns: (rw + size - 1) / size, rows: (rh + size - 1) / size, tokensPerTile: hyperparameters.tokensPerImage)
+        }
+    }
+
+    /// Idefics3: the size the longer side is scaled to `longestEdge` at (the other side truncated, then made even).
+    func refinedSize(width w: Int, height h: Int) throws(VisionInputError) -> (Int, Int) {
+        guard let edge = hyperparameters.longestEdge else { throw .unsupportedSlicing("clip.vision.preproc_image_size is absent") }
+        let aspect = Double(w) / Double(h)
+        var rw: Int, rh: Int
+        if w >= h {
+            rw = edge; rh = Int(Double(edge) / aspect); rh += rh % 2
+        } else {
+            rh = edge; rw = Int(Double(edge) * aspect); rw += rw % 2
+        }
+        guard rw > 0, rh > 0 else { throw .unsupportedSlicing("the image \(w)x\(h) is too narrow to scale to \(edge) pixels") }
+        return (rw, rh)
     }
 
     func resize(_ p: [UInt8], _ w: Int, _ h: Int, _ ow: Int, _ oh: Int, _ f: ResampleFilter) -> [UInt8] {
@@ -89,6 +111,19 @@ public struct ImagePreprocessor: Sendable {
         }
         return VisionTile(pixels: out)
     }
+}
+
+/// How `mtmd` lays out one image's tiles (``ImagePreprocessor/layout(width:height:)``).
+public struct TileLayout: Sendable, Equatable {
+    /// Slices per row and rows of slices; both 0 when the image is one tile without slices (Gemma 3).
+    public var columns: Int, rows: Int
+    /// Embeddings per encoded tile (``VisionHyperparameters/tokensPerImage``).
+    public var tokensPerTile: Int
+
+    /// Tiles encoded: the slices and the overview, or the one tile.
+    public var tileCount: Int { columns * rows + 1 }
+    /// Embeddings of the whole image.
+    public var tokenCount: Int { tileCount * tokensPerTile }
 }
 
 /// Why an image could not be prepared for the encoder.

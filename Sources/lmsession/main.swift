@@ -10,6 +10,9 @@ let usage = """
       generate --schema FILE.json [--model PATH] [--system TEXT] [--greedy | --temperature T --top-k K | --top-p P --seed S] [--max-tokens N]
                [--threads N] [--context N] [--no-schema-in-prompt] PROMPT
                (--no-schema-in-prompt: the grammar enforces the schema without describing it in the prompt)
+      generate --mmproj MMPROJ.gguf --image FILE [--model PATH] [--system TEXT] [--greedy | --temperature T --top-k K --seed S]
+               [--max-tokens N] [--threads N] [--context N] PROMPT
+               (a vision model: the image, PNG or JPEG, goes before PROMPT as llama-mtmd-cli puts it)
       chat     [--model PATH] [--system TEXT] [--greedy] [--max-tokens N] [--tools demo [--tool-calling allowed|required|disallowed]]
       tokenize [--model PATH] [--parse-special] [--add-bos | --no-add-bos] TEXT
       info     [--model PATH] [--kernels]

@@ -66,7 +66,9 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
     /// Puts `tokens` in the KV cache, re-using the longest cached prefix, and returns the logits of the last one.
     /// - Returns: the logits and how many tokens came from the cache; nil when stopped.
     /// A prefix kept in `prefixes` that covers more than the context's own cache is copied in first.
-    private func load(_ tokens: [Int], into context: BatchedSequence, prefixes: PrefixCache,
+    /// Image rows (negative placeholder ids, ``LocalVision``) are prefilled from their embeddings, a run of one
+    /// image's rows at a time.
+    private func load(_ tokens: [Int], into context: BatchedSequence, prefixes: PrefixCache, vision: LocalVision?,
                       stop: StopFlag) throws -> (logits: UnsafeBufferPointer<Float>, cached: Int)? {
         // At least the last token is evaluated again: its logits are needed.
         var cached = min(context.context.commonPrefixLength(with: tokens), tokens.count - 1)
@@ -75,26 +77,62 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
             context.context.restore(shared.prefix, count: cached)
         }
         context.truncate(to: cached)
-        var start = cached
+        guard let logits = try Self.prefill(tokens, from: cached, into: context, vision: vision, stop: stop) else { return nil }
+        return (logits, cached)
+    }
+
+    /// Prefills `tokens[start...]` into `context` in chunks of at most ``prefillChunk`` rows (a run of one image's
+    /// rows at a time) and returns the logits after the last; nil when stopped.
+    static func prefill(_ tokens: [Int], from start: Int, into context: BatchedSequence, vision: LocalVision?,
+                        stop: StopFlag) throws -> UnsafeBufferPointer<Float>? {
+        var start = start
         var logits = UnsafeBufferPointer<Float>(start: nil, count: 0)
         while start < tokens.count {
             if stop.isSet { return nil }
-            let end = min(start + Self.prefillChunk, tokens.count)
-            logits = try context.prefill(Array(tokens[start..<end]))
+            let isImage = tokens[start] < 0
+            var end = start + 1
+            while end < tokens.count, end - start < Self.prefillChunk, (tokens[end] < 0) == isImage,
+                  !isImage || LocalVision.split(tokens[end]).key == LocalVision.split(tokens[start]).key { end += 1 }
+            if isImage {
+                logits = try context.prefill(embeddings: try Self.imageRows(tokens[start..<end], vision: vision,
+                                                                           nEmbd: context.context.model.config.nEmbd),
+                                             ids: Array(tokens[start..<end]))
+            } else {
+                logits = try context.prefill(Array(tokens[start..<end]))
+            }
             start = end
         }
-        return (logits, cached)
+        return logits
+    }
+
+    /// The embeddings of placeholder ids of one image, `[ids.count, nEmbd]`.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when there is no vision encoder or the
+    ///   image cannot be encoded.
+    private static func imageRows(_ ids: ArraySlice<Int>, vision: LocalVision?, nEmbd: Int) throws -> [Float] {
+        guard let vision, let first = ids.first else {
+            throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: [], debugDescription: "The prompt holds image rows but the model has no image encoder."))
+        }
+        let all = try vision.embeddings(key: LocalVision.split(first).key)
+        var rows: [Float] = []
+        rows.reserveCapacity(ids.count * nEmbd)
+        for id in ids {
+            let r = LocalVision.split(id).row
+            guard (r + 1) * nEmbd <= all.count else {
+                throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: [], debugDescription: "Image row \(r) is beyond the image's \(all.count / nEmbd) embeddings."))
+            }
+            rows += all[(r * nEmbd)..<((r + 1) * nEmbd)]
+        }
+        return rows
     }
 
     /// Renders and tokenizes the request once: the budget check (``ChecksContextBudget``) and the prompt use
     /// the same tokens, and the KV cache keeps their longest common prefix with the last request's.
-    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` first, before loading anything, when the
-    ///   transcript holds attachments (a text model; a session turns them away earlier, this guards direct calls).
+    /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) when the transcript holds attachments
+    ///   and the model has no image encoder (a session turns them away earlier; this guards direct calls).
     private func run(_ request: LanguageModelRequest, stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
-        let images = Array(request.transcript.filter(\.hasAttachment))
-        guard images.isEmpty else {
-            throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: images,
-                debugDescription: "The local model reads text only; the transcript holds attachments."))
+        if provider.mmprojPath == nil, request.transcript.contains(where: \.hasAttachment) {
+            throw LanguageModelError.unsupportedCapability(.init(capability: .vision,
+                debugDescription: "The local model reads text only (no mmproj file is loaded); the transcript holds attachments."))
         }
         let loaded = try provider.loadedForGeneration()
         let prompt = try loaded.renderer.promptTokens(for: request, contextSize: loaded.contextSize)
@@ -106,7 +144,8 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         defer { provider.budget.release(self) }
         let context = batchedSequence(loaded)
         defer { context.close() }
-        guard let (logits, cached) = try load(prompt, into: context, prefixes: loaded.prefixCache, stop: stop) else { return }
+        guard let (logits, cached) = try load(prompt, into: context, prefixes: loaded.prefixCache, vision: loaded.renderer.vision,
+                                              stop: stop) else { return }
         loaded.keepInstructionPrefix(of: request.transcript, prompt: prompt, context: context.context)
         let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
                                           indexCache: loaded.tokenIndex)
@@ -123,7 +162,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         let context = batchedSequence(loaded)
         let tokens = loaded.renderer.prewarmTokens(transcript: transcript, promptPrefix: promptPrefix)
         guard !tokens.isEmpty, tokens.count <= loaded.contextSize else { return }
-        _ = try load(tokens, into: context, prefixes: loaded.prefixCache, stop: StopFlag())
+        _ = try load(tokens, into: context, prefixes: loaded.prefixCache, vision: loaded.renderer.vision, stop: StopFlag())
     }
 }
 

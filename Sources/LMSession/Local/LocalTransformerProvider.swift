@@ -20,6 +20,8 @@ public final class LocalTransformerProvider: ConversationModel {
 
     /// The model file, or nil when no default model was found.
     public let path: String?
+    /// The `mmproj` GGUF (image encoder and projector) that makes the model read images; nil for text only.
+    public let mmprojPath: String?
     /// The context size asked for; the effective one is capped by the model's trained context.
     let requestedContextSize: Int
     /// Threads per forward pass (nil: the runtime's default).
@@ -42,10 +44,13 @@ public final class LocalTransformerProvider: ConversationModel {
     ///     An idle session's cache is taken back when another request needs one (it prefills again
     ///     next time); when all belong to generating sessions, a request waits or throws
     ///     ``LocalModelError/tooManySessions(limit:)``, as `whenSessionLimitReached` says.
-    public init(path: String, contextSize: Int = 4096, threads: Int? = nil, memoryLimit: UInt64? = nil,
+    ///   - mmprojPath: an `mmproj` GGUF for the model (llama.cpp's image encoder and projector, Idefics3/SmolVLM),
+    ///     which gives the model the `.vision` capability; nil for text only.
+    public init(path: String, mmprojPath: String? = nil, contextSize: Int = 4096, threads: Int? = nil, memoryLimit: UInt64? = nil,
                 maximumConcurrentSessions: Int? = nil, whenSessionLimitReached: SessionLimitPolicy = .wait) {
         self.budget = KVCacheBudget(limit: maximumConcurrentSessions.map { max(1, $0) }, policy: whenSessionLimitReached)
         self.path = path
+        self.mmprojPath = mmprojPath
         self.requestedContextSize = contextSize
         self.threads = threads
         self.memoryLimit = memoryLimit
@@ -55,6 +60,7 @@ public final class LocalTransformerProvider: ConversationModel {
     private init(unresolved: LocalModelError) {
         self.budget = KVCacheBudget(limit: nil, policy: .wait)
         self.path = nil
+        self.mmprojPath = nil
         self.requestedContextSize = 4096
         self.threads = nil
         self.memoryLimit = nil
@@ -93,8 +99,14 @@ public final class LocalTransformerProvider: ConversationModel {
         let contextSize = min(requestedContextSize, model.config.contextLength > 0 ? model.config.contextLength : requestedContextSize)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
         let toolCalls = format.toolCalls(architecture: model.config.architecture)
+        var vision: LocalVision?
+        if let mmprojPath {
+            guard FileManager.default.fileExists(atPath: mmprojPath) else { throw .fileNotFound(searched: [mmprojPath]) }
+            vision = try LocalVision(path: mmprojPath, tokenizer: model.tokenizer, nEmbd: model.config.nEmbd,
+                                     threads: threads ?? InferenceContext.defaultThreadCount)
+        }
         let renderer = TranscriptRenderer(format: format, tokenizer: model.tokenizer, toolSyntax: toolCalls.syntax,
-                                          unsupportedToolCalls: toolCalls.unsupported)
+                                          unsupportedToolCalls: toolCalls.unsupported, vision: vision)
         let engine: ForwardEngine
         do {
             engine = try ForwardEngine(model: model, contextSize: contextSize, threads: threads)

@@ -10,7 +10,21 @@ extension SystemLanguageModel {
     ///   template, `contextSize` is below 1 or `threads` is outside 1...64.
     public convenience init(fileURL: URL, contextSize: Int = 4096, threads: Int? = nil,
                             useCase: UseCase = .general, guardrails: Guardrails = .default) throws(LocalModelError) {
-        let provider = LocalTransformerProvider(path: fileURL.path, contextSize: contextSize, threads: threads)
+        try self.init(fileURL: fileURL, mmprojURL: nil, contextSize: contextSize, threads: threads, useCase: useCase, guardrails: guardrails)
+    }
+
+    /// A handle to the GGUF model at `fileURL` with the image encoder and projector at `mmprojURL` (llama.cpp's
+    /// `mmproj` GGUF; Idefics3, as SmolVLM's), loaded now: the model reads images (``Attachment``) and its
+    /// capabilities include `.vision`. (Not in Apple's API.)
+    ///
+    /// - Parameters: as ``init(fileURL:contextSize:threads:useCase:guardrails:)``; `mmprojURL` nil for text only.
+    /// - Throws: ``LocalModelError`` as ``init(fileURL:contextSize:threads:useCase:guardrails:)``, and
+    ///   ``LocalModelError/loadFailed(path:reason:)`` when the `mmproj` file is not one LMVision reads, its
+    ///   embeddings are not the text model's width, it is Gemma 3's (non-causal image attention is not
+    ///   implemented), or the text model's vocabulary lacks the projector's image tokens.
+    public convenience init(fileURL: URL, mmprojURL: URL?, contextSize: Int = 4096, threads: Int? = nil,
+                            useCase: UseCase = .general, guardrails: Guardrails = .default) throws(LocalModelError) {
+        let provider = LocalTransformerProvider(path: fileURL.path, mmprojPath: mmprojURL?.path, contextSize: contextSize, threads: threads)
         _ = try provider.loaded()
         self.init(provider: provider, useCase: useCase, guardrails: guardrails)
     }

@@ -19,7 +19,8 @@ public struct ImageAttachmentContent: AttachmentContent, Equatable {
 /// Use it in a builder like text: `session.respond(generating: Label.self) { "Classify this image."; Attachment(imageURL: url) }`.
 /// It becomes one ``Transcript/AttachmentSegment``. A request sends it to models with the `.vision` capability
 /// (``OpenAICompatibleLanguageModel`` when configured with it, ``ClaudeLanguageModel`` for models with image input)
-/// and throws ``LanguageModelError/unsupportedTranscriptContent(_:)`` on the others, the local model included,
+/// and the local model loaded with an `mmproj` file (``SystemLanguageModel/init(fileURL:mmprojURL:contextSize:threads:useCase:guardrails:)``),
+/// and throws ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) on the others, the text-only local model included,
 /// before any work.
 public struct Attachment<Content: AttachmentContent>: Sendable {
     /// What is attached.

@@ -32,7 +32,8 @@ extension ResponseRun {
     }
 
     /// Turns away attachments (in the prompt or anywhere in the transcript sent) for a model without `.vision`.
-    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` listing the entries that hold them.
+    /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` for `.vision` (Apple 27's error for a request
+    ///   that needs a capability the model lacks), naming how many entries hold attachments.
     func checkAttachments(_ capabilities: LanguageModelCapabilities) throws {
         guard !capabilities.contains(.vision) else { return }
         var entries = (base.entries + newEntries).filter(\.hasAttachment)
@@ -40,7 +41,7 @@ extension ResponseRun {
             entries.append(.prompt(Transcript.Prompt(segments: plan.prompt.segments, options: plan.options)))
         }
         guard !entries.isEmpty else { return }
-        throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: entries,
+        throw LanguageModelError.unsupportedCapability(.init(capability: .vision,
             debugDescription: "The model does not accept images (it lacks the .vision capability), and the request holds \(entries.count == 1 ? "an entry" : "\(entries.count) entries") with attachments."))
     }
 

@@ -58,6 +58,11 @@ public enum ChatTemplate: Sendable, Equatable {
     public struct Segment: Sendable, Equatable {
         public var text: String
         public var parsesSpecialTokens: Bool
+
+        public init(text: String, parsesSpecialTokens: Bool) {
+            self.text = text
+            self.parsesSpecialTokens = parsesSpecialTokens
+        }
     }
 
     /// Renders `messages` as the model was trained to see them; with `addGenerationPrompt` the

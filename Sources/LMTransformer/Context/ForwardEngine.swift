@@ -91,13 +91,31 @@ public final class ForwardEngine: @unchecked Sendable {
     /// - Parameter independentRows: compute every row as its own one-token product would (decode).
     func forward<Tokens: RandomAccessCollection<Int>>(_ tokens: Tokens, _ sequences: [SequenceRows],
                                                       independentRows: Bool, logits selection: LogitSelection) {
-        let c = model.config, s = scratch, half = c.ropeDim / 2
-        let nRows = tokens.count
+        let c = model.config, s = scratch
         for (t, id) in tokens.enumerated() {
             let row = s.x + t * c.nEmbd
             decoder.embedding.dequantizeRow(id, into: row)
             if c.embeddingScale != 1 { for i in 0..<c.nEmbd { row[i] *= c.embeddingScale } }
         }
+        run(nRows: tokens.count, sequences, independentRows: independentRows, logits: selection)
+    }
+
+    /// One forward pass of one sequence whose input rows are given as embeddings (`embeddings`:
+    /// `[count, nEmbd]`, at most ``maxBatch`` rows) instead of token ids: the image tokens of a
+    /// vision model, at positions `firstPosition...` of `cache`. The rows enter the layers as they
+    /// are: the embedding scale is for looked-up tokens only (llama.cpp's vector-input path,
+    /// `build_inp_embd`; Gemma 3 scales `ubatch.token` rows only). Attention stays causal.
+    func forward(embeddings: UnsafePointer<Float>, count: Int, cache: KVCache, firstPosition: Int,
+                 logits selection: LogitSelection) {
+        scratch.x.update(from: embeddings, count: count * model.config.nEmbd)
+        rows.removeAll(keepingCapacity: true)
+        rows.append(SequenceRows(cache: cache, firstRow: 0, count: count, firstPosition: firstPosition))
+        run(nRows: count, rows, independentRows: count == 1, logits: selection)
+    }
+
+    /// The layers and logits over the `nRows` input rows already in `scratch.x`.
+    private func run(nRows: Int, _ sequences: [SequenceRows], independentRows: Bool, logits selection: LogitSelection) {
+        let c = model.config, s = scratch, half = c.ropeDim / 2
         for q in sequences {
             let positions = q.firstPosition..<q.firstPosition + q.count, o = q.firstRow * half
             if usesGlobalRoPE { ropeGlobal.tables(positions: positions, cos: s.cosGlobal + o, sin: s.sinGlobal + o) }

@@ -123,6 +123,40 @@ public final class InferenceContext: @unchecked Sendable {
         }
     }
 
+    /// Appends rows given as embeddings instead of token ids (the image tokens of a vision model,
+    /// as llama.cpp's `mtmd` decodes an image chunk) at positions `tokens.count...`, and returns the
+    /// logits after the last one, `[vocabSize]`, valid until the next call on this context.
+    ///
+    /// `ids` name the rows in ``tokens`` (one per row, each negative so that it is never a vocabulary
+    /// id): a later prompt whose ids match reuses these rows' keys and values
+    /// (``commonPrefixLength(with:)``), so the caller gives the same image the same ids.
+    /// - Parameters:
+    ///   - embeddings: `[ids.count, nEmbd]` row-major.
+    ///   - ids: the rows' placeholder ids, all negative.
+    /// - Throws: ``InferenceError/embeddingShape(expected:found:)`` when `embeddings` is not
+    ///   `ids.count` rows of `nEmbd`, ``InferenceError/invalidToken(_:)`` for an id that is not
+    ///   negative, ``InferenceError/contextFull(needed:available:)``; the cache is unchanged then.
+    @discardableResult
+    public func evaluate(embeddings: [Float], ids: [Int]) throws(InferenceError) -> UnsafeBufferPointer<Float> {
+        let nEmbd = model.config.nEmbd
+        guard embeddings.count == ids.count * nEmbd else { throw .embeddingShape(expected: ids.count * nEmbd, found: embeddings.count) }
+        if let bad = ids.first(where: { $0 >= 0 }) { throw .invalidToken(bad) }
+        let available = contextSize - tokens.count
+        guard ids.count <= available else { throw .contextFull(needed: ids.count, available: available) }
+        guard !ids.isEmpty else { return UnsafeBufferPointer(start: scratch.logits, count: 0) }
+        embeddings.withUnsafeBufferPointer { rows in
+            var start = 0
+            while start < ids.count {
+                let n = min(Self.maxBatch, ids.count - start)
+                engine.forward(embeddings: rows.baseAddress! + start * nEmbd, count: n, cache: cache, firstPosition: tokens.count,
+                               logits: start + n == ids.count ? .last : .none)
+                tokens.append(contentsOf: ids[start..<start + n])
+                start += n
+            }
+        }
+        return UnsafeBufferPointer(start: scratch.logits, count: model.config.vocabSize)
+    }
+
     private func validate(_ newTokens: [Int]) throws(InferenceError) {
         let available = contextSize - tokens.count
         guard newTokens.count <= available else { throw .contextFull(needed: newTokens.count, available: available) }

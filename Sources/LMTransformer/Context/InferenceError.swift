@@ -9,12 +9,15 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidContextSize(Int)
     /// A thread count outside ``InferenceContext/supportedThreadCounts``.
     case invalidThreadCount(Int)
+    /// Input embeddings of `found` floats where `expected` (rows × `nEmbd`) were needed.
+    case embeddingShape(expected: Int, found: Int)
 
     public var description: String {
         switch self {
         case let .contextFull(needed, available): "context full: \(needed) tokens needed, \(available) positions left"
         case let .invalidToken(id): "token id \(id) is outside the vocabulary"
         case let .invalidContextSize(n): "invalid context size \(n)"
+        case let .embeddingShape(expected, found): "input embeddings of \(found) floats where \(expected) were needed"
         case let .invalidThreadCount(n):
             "invalid thread count \(n): it must be in \(InferenceContext.supportedThreadCounts.lowerBound)...\(InferenceContext.supportedThreadCounts.upperBound)"
         }

@@ -7,6 +7,9 @@ enum GenerateCommand {
         if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--schema" || $0.hasPrefix("--schema=") }) {
             return try SchemaGeneration.run(args)
         }
+        if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--image" || $0.hasPrefix("--image=") }) {
+            return try ImageGeneration.run(args)
+        }
         let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context"]),
                                          switches: ["raw", "greedy"])
         guard a.positional.count == 1 else { throw .usage("generate takes exactly one PROMPT argument") }

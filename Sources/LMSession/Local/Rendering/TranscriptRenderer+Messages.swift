@@ -11,8 +11,12 @@ package struct PromptMessage: Sendable {
     package var toolCalls: [Transcript.ToolCall] = []
     /// The output's call, when the template renders tool messages (`tool_call_id`, `name`).
     package var toolOutput: (id: String, name: String)?
+    /// The images `content` holds as ``LocalVision/marker``s, in order (a vision model's only).
+    var images: [Transcript.ImageAttachment] = []
 
-    package init(role: ChatMessage.Role, content: String, toolCalls: [Transcript.ToolCall] = [], toolOutput: (id: String, name: String)? = nil) {
+    package init(role: ChatMessage.Role, content: String, toolCalls: [Transcript.ToolCall] = [], toolOutput: (id: String, name: String)? = nil,
+                 images: [Transcript.ImageAttachment] = []) {
+        self.images = images
         self.role = role
         self.content = content
         self.toolCalls = toolCalls
@@ -68,19 +72,19 @@ extension TranscriptRenderer {
     func message(for entry: Transcript.Entry, schemaIncluded: Bool) -> PromptMessage? {
         switch entry {
         case .instructions(let instructions):
-            var text = instructions.segments.descriptionText
+            var text = self.text(instructions.segments)
             if toolSyntax.templateRendersDefinitions {
                 if text.isEmpty && !instructions.toolDefinitions.isEmpty { return nil }
             } else if !instructions.toolDefinitions.isEmpty {
                 text += (text.isEmpty ? "" : "\n\n") + toolsSection(instructions.toolDefinitions)
             }
-            return PromptMessage(role: .system, content: text)
+            return PromptMessage(role: .system, content: text, images: images(instructions.segments))
         case .prompt(let prompt):
-            var text = prompt.segments.descriptionText
+            var text = self.text(prompt.segments)
             if schemaIncluded, let format = prompt.responseFormat {
                 text += "\n\n" + Self.schemaSection(format.schema)
             }
-            return PromptMessage(role: .user, content: text)
+            return PromptMessage(role: .user, content: text, images: images(prompt.segments))
         case .toolCalls(let calls):
             guard toolSyntax.renderedByTemplate else {
                 return PromptMessage(role: .assistant, content: ToolCallEnvelope.render(calls, syntax: toolSyntax))
@@ -102,6 +106,31 @@ extension TranscriptRenderer {
         case .reasoning:
             return nil
         }
+    }
+
+    /// The text of a message's segments, joined by newlines; for a vision model each attachment is
+    /// ``LocalVision/marker``, with no newline between it and its neighbours (`mtmd`'s command line puts the
+    /// marker right before the prompt's text).
+    func text(_ segments: [Transcript.Segment]) -> String {
+        guard vision != nil else { return segments.descriptionText }
+        var out = "", previousWasText = false
+        for segment in segments {
+            if segment.isAttachment {
+                out += LocalVision.marker
+                previousWasText = false
+            } else {
+                if previousWasText { out += "\n" }
+                out += segment.description
+                previousWasText = true
+            }
+        }
+        return out
+    }
+
+    /// The images of a message's segments, in order (none for a text model).
+    func images(_ segments: [Transcript.Segment]) -> [Transcript.ImageAttachment] {
+        guard vision != nil else { return [] }
+        return segments.compactMap { if case .attachment(let a) = $0, case .image(let image) = a.content { image } else { nil } }
     }
 
     /// A tool definition as templates read it: `{type: "function", function: {name, description, parameters}}`,

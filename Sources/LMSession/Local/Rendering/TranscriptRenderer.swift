@@ -34,11 +34,20 @@ package struct TranscriptRenderer: Sendable {
     /// The model then does not support tool calling (``LocalTransformerProvider/capabilities``).
     package let unsupportedToolCalls: String?
 
+    /// The image encoder and image tokens of a vision model; nil for a text model. With it, an attachment is
+    /// rendered as ``LocalVision/marker`` in its message's text, and tokenized as the image's tokens.
+    let vision: LocalVision?
+
     package init(format: ChatFormat, tokenizer: Tokenizer, toolSyntax: ToolCallSyntax, unsupportedToolCalls: String? = nil) {
+        self.init(format: format, tokenizer: tokenizer, toolSyntax: toolSyntax, unsupportedToolCalls: unsupportedToolCalls, vision: nil)
+    }
+
+    init(format: ChatFormat, tokenizer: Tokenizer, toolSyntax: ToolCallSyntax, unsupportedToolCalls: String?, vision: LocalVision?) {
         self.format = format
         self.tokenizer = tokenizer
         self.toolSyntax = toolSyntax
         self.unsupportedToolCalls = unsupportedToolCalls
+        self.vision = vision
         switch format {
         case .native:
             toolOutputRole = .tool
@@ -62,19 +71,22 @@ package struct TranscriptRenderer: Sendable {
     /// `messages` with each system message's text moved to the start of the next user message (joined by a
     /// newline, as minja does), or into a user message of its own at the end when no user message follows.
     package static func mergingSystemMessages(_ messages: [PromptMessage]) -> [PromptMessage] {
-        var merged: [PromptMessage] = [], pending: String?
+        var merged: [PromptMessage] = [], pending: String?, pendingImages: [Transcript.ImageAttachment] = []
         for var message in messages {
             if message.role == .system {
                 pending = pending.map { $0 + "\n" + message.content } ?? message.content
+                pendingImages += message.images
                 continue
             }
             if message.role == .user, let system = pending {
                 message.content = message.content.isEmpty ? system : system + "\n" + message.content
+                message.images = pendingImages + message.images
                 pending = nil
+                pendingImages = []
             }
             merged.append(message)
         }
-        if let pending { merged.append(PromptMessage(role: .user, content: pending)) }
+        if let pending { merged.append(PromptMessage(role: .user, content: pending, images: pendingImages)) }
         return merged
     }
 
@@ -92,14 +104,17 @@ package struct TranscriptRenderer: Sendable {
     ///   conversation (`raise_exception`, such as Llama 3.1's "only single tool-calls") or fails on it.
     package func promptTokens(for request: LanguageModelRequest) throws(LanguageModelError) -> [Int] {
         let (messages, tools) = messages(for: request)
-        return tokenize(try rendered(messages, tools: tools, addGenerationPrompt: true, transcript: request.transcript,
-                                     reasoning: ReasoningSwitch(request.contextOptions.reasoningLevel)))
+        return try tokenize(try rendered(messages, tools: tools, addGenerationPrompt: true, transcript: request.transcript,
+                                         reasoning: ReasoningSwitch(request.contextOptions.reasoningLevel)),
+                            images: messages.flatMap(\.images))
     }
 
     /// The tokens the next request's prompt will start with: the transcript's turns and, when given, the
     /// opening of a user turn up to the end of `promptPrefix`. Empty when the template refuses them.
     func prewarmTokens(transcript: Transcript, promptPrefix: Prompt?) -> [Int] {
         let (history, tools) = messages(for: LanguageModelRequest(transcript: transcript))
+        // Images are encoded when a request needs them, not to prewarm.
+        guard !history.contains(where: { !$0.images.isEmpty }), promptPrefix?.segments.contains(where: \.isAttachment) != true else { return [] }
         guard let prefix = promptPrefix?.text, !prefix.isEmpty else {
             guard !history.isEmpty, let rendered = try? render(history, tools: tools, addGenerationPrompt: false) else { return [] }
             return tokenize(rendered)
@@ -127,6 +142,8 @@ package struct TranscriptRenderer: Sendable {
         case .entries(let entries):
             let messages = entries.compactMap { message(for: $0, schemaIncluded: true) }
             let tools = toolSyntax.templateRendersDefinitions ? entries.flatMap(Self.toolDefinitions) : []
+            // Measured first, so that the counts below find every image's tokens.
+            for image in messages.flatMap(\.images) { _ = try vision?.tokens(for: image) }
             do {
                 return try marginalCount(messages, tools: tools)
             } catch {
@@ -159,17 +176,17 @@ package struct TranscriptRenderer: Sendable {
         if case .native(.chatML) = format {
             // The native ChatML default system message is fixed overhead, not a part.
             let parts = TranscriptRenderer(format: .native(.chatML(defaultSystem: nil)), tokenizer: tokenizer, toolSyntax: toolSyntax)
-            return try parts.count(parts.render(messages + [probe], tools: tools, addGenerationPrompt: false))
+            return try parts.count(parts.render(messages + [probe], tools: tools, addGenerationPrompt: false), messages)
                 - parts.count(parts.render([probe], tools: [], addGenerationPrompt: false))
         }
         if case .jinja = format, messages[0].role == .system,
            let alone = try? render([messages[0]], tools: tools, addGenerationPrompt: false) {
             let bos = tokenizer.addsBOS && tokenizer.bosID != nil ? 1 : 0
-            return count(alone) - bos
-                + (try count(render(messages + [probe], tools: tools, addGenerationPrompt: false)))
-                - (try count(render([messages[0], probe], tools: tools, addGenerationPrompt: false)))
+            return count(alone, [messages[0]]) - bos
+                + (try count(render(messages + [probe], tools: tools, addGenerationPrompt: false), messages))
+                - (try count(render([messages[0], probe], tools: tools, addGenerationPrompt: false), [messages[0]]))
         }
-        return try count(render(messages + [probe], tools: tools, addGenerationPrompt: false))
+        return try count(render(messages + [probe], tools: tools, addGenerationPrompt: false), messages)
             - count(render([probe], tools: [], addGenerationPrompt: false))
     }
 
@@ -210,6 +227,56 @@ package struct TranscriptRenderer: Sendable {
         }
     }
 
+    /// ``tokenize(_:)`` with each ``LocalVision/marker`` in message text replaced by the tokens of the next of
+    /// `images` (``LocalVision/tokens(for:)``): the text between markers is tokenized piece by piece, as `mtmd`
+    /// tokenizes the text chunks around its media markers, and BOS only opens the first.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when the markers are not one per image
+    ///   (message text that spells the marker itself) or an image cannot be used.
+    func tokenize(_ rendered: Rendered, images: [Transcript.ImageAttachment]) throws(LanguageModelError) -> [Int] {
+        guard let vision, !images.isEmpty else { return tokenize(rendered) }
+        let runs = tokenRuns(rendered)
+        guard runs.count == images.count + 1 else {
+            throw .unsupportedTranscriptContent(.init(unsupportedContent: [], debugDescription:
+                "The prompt holds \(images.count) images but \(runs.count - 1) image markers (\(LocalVision.marker)); message text cannot spell the marker."))
+        }
+        var out: [Int] = []
+        for (i, run) in runs.enumerated() {
+            var tokens = run
+            if i > 0, tokenizer.addsBOS, let bos = tokenizer.bosID, tokens.first == bos { tokens.removeFirst() }
+            out += tokens
+            if i < images.count { out += try vision.tokens(for: images[i]) }
+        }
+        return out
+    }
+
+    /// The tokens of the pieces of a rendering between the markers in its message text (each as ``tokenize(_:)``
+    /// tokenizes a whole rendering, BOS included).
+    private func tokenRuns(_ rendered: Rendered) -> [[Int]] {
+        let marker = LocalVision.marker
+        func runs<Segment>(_ segments: [Segment], isData: (Segment) -> Bool, text: (Segment) -> String,
+                           make: (String) -> Segment) -> [[Segment]] {
+            var out: [[Segment]] = [[]]
+            for segment in segments {
+                guard isData(segment), text(segment).contains(marker) else { out[out.count - 1].append(segment); continue }
+                for (j, part) in text(segment).components(separatedBy: marker).enumerated() {
+                    if j > 0 { out.append([]) }
+                    if !part.isEmpty { out[out.count - 1].append(make(part)) }
+                }
+            }
+            return out
+        }
+        let native: [ChatTemplate.Segment]
+        switch (rendered, format) {
+        case let (.jinja(rendering), .jinja(template)):
+            return runs(rendering.segments, isData: { $0.origin == .data }, text: \.text, make: { JinjaSegment(text: $0, origin: .data) })
+                .map { template.tokens(segments: $0, tokenizer: tokenizer) }
+        case let (.native(segments), _): native = segments
+        case let (.jinja(rendering), .native): native = JinjaChatTemplate.segments(rendering)
+        }
+        return runs(native, isData: { !$0.parsesSpecialTokens }, text: \.text, make: { ChatTemplate.Segment(text: $0, parsesSpecialTokens: false) })
+            .map { ChatTemplate.tokens($0, tokenizer: tokenizer) }
+    }
+
     /// Tokens of a rendering: control-token text in the template's own text becomes the control token,
     /// never in message text; BOS is prepended when the model expects it.
     package func tokenize(_ rendered: Rendered) -> [Int] {
@@ -220,7 +287,11 @@ package struct TranscriptRenderer: Sendable {
         }
     }
 
-    private func count(_ rendered: Rendered) -> Int { tokenize(rendered).count }
+    /// Tokens of a rendering of `messages` (their images included; each was measured before).
+    private func count(_ rendered: Rendered, _ messages: [PromptMessage] = []) -> Int {
+        let images = messages.flatMap(\.images)
+        return images.isEmpty ? tokenize(rendered).count : ((try? tokenize(rendered, images: images).count) ?? tokenize(rendered).count)
+    }
 
     static func schemaSection(_ schema: GenerationSchema) -> String {
         "Respond with JSON that follows this schema:\n" + schema.jsonSchemaText()

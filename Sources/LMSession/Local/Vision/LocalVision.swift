@@ -1,0 +1,182 @@
+import Foundation
+import LMImage
+import LMTokenizer
+import LMVision
+import Synchronization
+
+/// The image half of a local vision model: the `mmproj` file's encoder (LMVision) and the tokens that frame an
+/// image's embeddings in the prompt, as llama.cpp's `mtmd` (release b11312, `tools/mtmd/mtmd.cpp`) places them.
+///
+/// In a prompt an image is a run of rows whose ids are negative placeholders (``placeholder(key:row:)``): the
+/// image's key (a hash of its encoded bytes) and the row. The KV cache records them like token ids, so a later
+/// turn with the same image at the same place reuses its keys and values; the rows' embeddings are computed
+/// (``embeddings(key:)``) only for rows that are not cached.
+///
+/// Idefics3 (SmolVLM), `mtmd`'s `MTMD_SLICE_TMPL_IDEFICS3` with the overview last: for each slice, row by row,
+/// `<fake_token_around_image><row_R_col_C>` then its embeddings, a `\n` token after every row of slices but the
+/// last; then `\n\n`, `<fake_token_around_image>`, `<global-img>`, the overview's embeddings,
+/// `<fake_token_around_image>`. Gemma 3 is refused: `mtmd` decodes its image tokens with non-causal attention
+/// among themselves, which LMTransformer's attention does not do yet (docs/differences.md).
+final class LocalVision: Sendable {
+    /// The text that stands for an image in rendered message text (`mtmd_default_marker()`).
+    static let marker = "<__media__>"
+    /// Images whose bytes are kept for encoding, and images whose embeddings are kept (most recent first out).
+    static let registeredLimit = 64, embeddingsLimit = 8
+
+    let encoder: VisionEncoder
+    let preprocessor: ImagePreprocessor
+    let tokenizer: Tokenizer
+    private let rowEnd: Int, overviewStart: [Int], overviewEnd: [Int]
+    private let state = Mutex(State())
+
+    fileprivate struct State {
+        /// Key -> the image's bytes and layout, in the order they were last used.
+        var registered: [(key: UInt64, image: PromptImage)] = []
+        var embeddings: [(key: UInt64, rows: [Float])] = []
+    }
+
+    /// An image of a prompt, measured.
+    struct PromptImage: Sendable {
+        let data: Data
+        let layout: TileLayout
+    }
+
+    /// Loads the `mmproj` file at `path` for a text model of `nEmbd` embeddings and vocabulary `tokenizer`.
+    /// - Throws: ``LocalModelError/loadFailed(path:reason:)`` when the file is not a supported `mmproj`, its
+    ///   projector's embeddings are not `nEmbd` wide, it is Gemma 3's, or the vocabulary lacks Idefics3's image
+    ///   tokens.
+    init(path: String, tokenizer: Tokenizer, nEmbd: Int, threads: Int) throws(LocalModelError) {
+        let encoder: VisionEncoder
+        do { encoder = try VisionEncoder(path: path, threads: threads) } catch { throw .loadFailed(path: path, reason: error.description) }
+        guard encoder.nEmbdText == nEmbd else {
+            throw .loadFailed(path: path, reason: "the projector makes \(encoder.nEmbdText)-wide embeddings; the text model's are \(nEmbd)")
+        }
+        switch encoder.hyperparameters.projector {
+        case .gemma3:
+            throw .loadFailed(path: path, reason: "Gemma 3 image tokens attend to each other (non-causal attention), which is not implemented")
+        case .idefics3:
+            func lookup(_ text: String) throws(LocalModelError) -> Int {
+                guard let id = Self.lookupToken(text, tokenizer) else {
+                    throw .loadFailed(path: path, reason: "the text model's vocabulary has no \(text.debugDescription) token, which Idefics3 images need")
+                }
+                return id
+            }
+            rowEnd = try lookup("\n")
+            overviewStart = [try lookup("\n\n"), try lookup("<fake_token_around_image>"), try lookup("<global-img>")]
+            overviewEnd = [try lookup("<fake_token_around_image>")]
+        }
+        self.encoder = encoder
+        self.preprocessor = ImagePreprocessor(encoder.hyperparameters)
+        self.tokenizer = tokenizer
+    }
+
+    /// The first token whose text (control tokens included) is `text`: `mtmd`'s `lookup_token`.
+    static func lookupToken(_ text: String, _ tokenizer: Tokenizer) -> Int? {
+        let bytes = Array(text.utf8)
+        return (0..<tokenizer.vocabularySize).first { tokenizer.tokenBytes($0, includeSpecial: true) == bytes }
+    }
+
+    // MARK: Prompt tokens
+
+    /// The tokens `image` takes in a prompt: its framing tokens and its rows' placeholders. Registers the image
+    /// for ``embeddings(key:)``.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when the image cannot be read, decoded
+    ///   or laid out.
+    func tokens(for image: Transcript.ImageAttachment) throws(LanguageModelError) -> [Int] {
+        let (key, measured) = try measure(image)
+        let layout = measured.layout, perTile = layout.tokensPerTile
+        func rows(_ tile: Int) -> [Int] { (0..<perTile).map { Self.placeholder(key: key, row: tile * perTile + $0) } }
+        var out: [Int] = []
+        for y in 0..<layout.rows {
+            for x in 0..<layout.columns {
+                out += tokenizer.encode("<fake_token_around_image><row_\(y + 1)_col_\(x + 1)>", addBOS: false, parseSpecial: true)
+                out += rows(y * layout.columns + x)
+            }
+            if y != layout.rows - 1 { out.append(rowEnd) }
+        }
+        return out + overviewStart + rows(layout.columns * layout.rows) + overviewEnd
+    }
+
+    /// The image's key and layout, from the cache or by decoding it.
+    private func measure(_ image: Transcript.ImageAttachment) throws(LanguageModelError) -> (UInt64, PromptImage) {
+        let data: Data
+        do { data = try image.loaded().data ?? Data() } catch { throw Self.unreadable(error.description) }
+        let key = Self.key(data)
+        if let known = state.withLock({ $0.touch(key) }) { return (key, known) }
+        let decoded: DecodedImage
+        do { decoded = try DecodedImage(data: data) } catch { throw Self.unreadable("the image does not decode: \(error)") }
+        let layout: TileLayout
+        do { layout = try preprocessor.layout(width: decoded.width, height: decoded.height) } catch { throw Self.unreadable(error.description) }
+        guard layout.tokenCount <= Self.maxRows else {
+            throw Self.unreadable("the image takes \(layout.tokenCount) tokens, more than \(Self.maxRows)")
+        }
+        let measured = PromptImage(data: data, layout: layout)
+        state.withLock { $0.register(key, measured) }
+        return (key, measured)
+    }
+
+    private static func unreadable(_ reason: String) -> LanguageModelError {
+        .unsupportedTranscriptContent(.init(unsupportedContent: [], debugDescription: "An image attachment cannot be used: \(reason)."))
+    }
+
+    // MARK: Embeddings
+
+    /// The embeddings of the registered image `key`, `[layout.tokenCount, nEmbd]` (encoded now unless kept).
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when the image is no longer registered or
+    ///   does not encode.
+    func embeddings(key: UInt64) throws(LanguageModelError) -> [Float] {
+        if let kept = state.withLock({ s in s.embeddings.first { $0.key == key }?.rows }) { return kept }
+        guard let image = state.withLock({ $0.touch(key) }) else { throw Self.unreadable("the image is no longer registered") }
+        let rows: [Float]
+        do {
+            rows = try encoder.embeddings(for: try DecodedImage(data: image.data))
+        } catch {
+            throw Self.unreadable("\(error)")
+        }
+        state.withLock { s in
+            s.embeddings.removeAll { $0.key == key }
+            s.embeddings.append((key, rows))
+            if s.embeddings.count > Self.embeddingsLimit { s.embeddings.removeFirst() }
+        }
+        return rows
+    }
+
+    // MARK: Placeholder ids
+
+    /// Rows an image may take (the row field of a placeholder id).
+    static let maxRows = 1 << 15
+
+    /// The placeholder id of row `row` of image `key`: negative, never a vocabulary id.
+    static func placeholder(key: UInt64, row: Int) -> Int {
+        -1 - Int(truncatingIfNeeded: (key & 0xFFFF_FFFF_FFFF) << 15 | UInt64(row))
+    }
+
+    /// The image key and row of a placeholder id (a negative id).
+    static func split(_ id: Int) -> (key: UInt64, row: Int) {
+        let v = UInt64(-1 - id)
+        return (v >> 15, Int(v & 0x7FFF))
+    }
+
+    /// A 48-bit key of the encoded image (FNV-1a).
+    static func key(_ data: Data) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in data { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return h & 0xFFFF_FFFF_FFFF
+    }
+}
+
+extension LocalVision.State {
+    /// The image `key`, moved to the most recent end; nil when not registered.
+    mutating func touch(_ key: UInt64) -> LocalVision.PromptImage? {
+        guard let i = registered.firstIndex(where: { $0.key == key }) else { return nil }
+        let entry = registered.remove(at: i)
+        registered.append(entry)
+        return entry.image
+    }
+
+    mutating func register(_ key: UInt64, _ image: LocalVision.PromptImage) {
+        registered.removeAll { $0.key == key }
+        registered.append((key, image))
+        if registered.count > LocalVision.registeredLimit { registered.removeFirst() }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `lmsession generate --mmproj MMPROJ --image FILE PROMPT` on the tiny vision pair (TestSupport's ``TinyVisionModel``
+/// and the LMVision suite's Idefics3 `mmproj`), against `llama-mtmd-cli -p PROMPT --image FILE`'s answer recorded in
+/// `Tests/LMSessionTests/Reference/vision.json`.
+@Suite("lmsession generate --image")
+struct ImageCommandTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let mmproj = repo.appendingPathComponent("Tests/LMVisionTests/Fixtures/idefics3.mmproj.gguf").path
+    static let image = repo.appendingPathComponent("Tests/LMImageTests/Fixtures/rgb8-33x21.png").path
+
+    /// llama-mtmd-cli's answer to the case `name`, as text (invalid UTF-8 replaced, as the command prints it).
+    static func reference(_ name: String) throws -> String {
+        let data = try Data(contentsOf: repo.appendingPathComponent("Tests/LMSessionTests/Reference/vision.json"))
+        let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(record["cases"] as? [[String: Any]])
+        let hex = try #require(cases.first { $0["name"] as? String == name }?["answer_hex"] as? String)
+        var bytes: [UInt8] = []
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 2)
+            bytes.append(try #require(UInt8(hex[i..<j], radix: 16)))
+            i = j
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("the image goes before the prompt as llama-mtmd-cli puts it: the same greedy answer")
+    func answersAsLlamaMtmdCli() throws {
+        let model = try TinyVisionModel.write()
+        defer { try? FileManager.default.removeItem(atPath: model) }
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--model", model, "--mmproj", Self.mmproj, "--image", Self.image,
+                                                                   "--greedy", "--max-tokens", "16", "--threads", "2", "--context", "512",
+                                                                   "Describe this image."])
+        #expect(status == 0, "\(output)")
+        let answer = output.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        #expect(answer == (try Self.reference("one landscape image")), "\(output)")
+        #expect(output.contains("prompt tokens (image included)"), "\(output)")
+    }
+
+    @Test("--image without --mmproj is a usage error (exit 2)")
+    func imageNeedsMmproj() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--image", Self.image, "Describe this image."])
+        #expect(status == 2, "\(output)")
+        #expect(output.contains("--mmproj"), "\(output)")
+    }
+}
