@@ -26,6 +26,29 @@ struct JinjaChatTemplateTests {
         }
     }
 
+    /// The shape of SmolVLM's (Idefics3's) template: content read only as typed parts, so a string content would
+    /// render nothing of the user's text.
+    static let typedContentSource = """
+        <|im_start|>{% for message in messages %}{{message['role'] | capitalize}}{% if message['content'][0]['type'] == 'image' %}{{':'}}\
+        {% else %}{{': '}}{% endif %}{% for line in message['content'] %}{% if line['type'] == 'text' %}{{line['text']}}\
+        {% elif line['type'] == 'image' %}{{ '<image>' }}{% endif %}{% endfor %}<end_of_utterance>
+        {% endfor %}{% if add_generation_prompt %}{{ 'Assistant:' }}{% endif %}
+        """
+
+    /// llama.cpp passes each string content to such a template as one text part; the expected text is Python
+    /// jinja2's rendering of the same template with the typed messages.
+    @Test("a template that reads only typed content parts gets each string content as one text part")
+    func typedContentTemplates() throws {
+        let (model, smolLM2) = try Self.smolLM2()
+        #expect(!smolLM2.readsTypedContent)
+        let template = try JinjaChatTemplate(source: Self.typedContentSource, tokenizer: model.tokenizer)
+        #expect(template.readsTypedContent)
+        let rendering = try template.render([ChatMessage(role: .system, content: "Be brief."),
+                                             ChatMessage(role: .user, content: "<__media__>What is in the picture?")],
+                                            addGenerationPrompt: true)
+        #expect(rendering.text == "<|im_start|>System: Be brief.<end_of_utterance>\nUser: <__media__>What is in the picture?<end_of_utterance>\nAssistant:")
+    }
+
     /// llama.cpp rendered these prompts from SmolLM2's template (greedy.jsonl): same text, same ids.
     @Test("renders and tokenizes llama.cpp's reference prompts exactly")
     func matchesLlamaCppPrompts() throws {

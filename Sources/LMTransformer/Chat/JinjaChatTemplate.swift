@@ -15,6 +15,11 @@ public struct JinjaChatTemplate: Sendable {
     public let eosToken: String
     /// Texts of the vocabulary's end-of-generation tokens (where an assistant turn ends).
     public let endOfGenerationTexts: [String]
+    /// Whether the template reads a message's content only as a list of typed parts (`[{"type": "text", "text":
+    /// ...}]`, as SmolVLM's and other vision models' templates do): then every string content is passed as one
+    /// text part. Found as llama.cpp's `caps_get` finds it: a string content does not appear in the rendering
+    /// (or fails it), a one-part list does.
+    public private(set) var readsTypedContent = false
     private let controls: ControlTokenTable
     private let addsBOS: Bool
     private let bosID: Int?
@@ -30,6 +35,31 @@ public struct JinjaChatTemplate: Sendable {
         controls = ControlTokenTable(tokenizer)
         addsBOS = tokenizer.addsBOS
         bosID = tokenizer.bosID
+        readsTypedContent = probesTypedContent()
+    }
+
+    /// One user message with `content` rendered renders `marker`.
+    private func probesTypedContent() -> Bool {
+        let marker = "STRING_MARKER"
+        func shows(_ content: JinjaValue) -> Bool {
+            let message = JinjaValue.object([(key: "role", value: .string("user")), (key: "content", value: content)])
+            return (try? render(messages: [message], addGenerationPrompt: false))?.text.contains(marker) ?? false
+        }
+        return !shows(.string(marker)) && shows(.array([Self.textPart(marker)]))
+    }
+
+    /// `{"type": "text", "text": text}`.
+    static func textPart(_ text: String) -> JinjaValue {
+        .object([(key: "type", value: .string("text")), (key: "text", value: .string(text))])
+    }
+
+    /// `message` with a string `content` as one text part (llama.cpp's `messages_inp_normalizer`).
+    static func typedContent(_ message: JinjaValue) -> JinjaValue {
+        guard case .object(let pairs) = message else { return message }
+        return .object(pairs.map { pair in
+            guard pair.key == "content", case .string(let text) = pair.value else { return pair }
+            return (key: pair.key, value: .array([textPart(text)]))
+        })
     }
 
     /// Renders a conversation.
@@ -48,7 +78,7 @@ public struct JinjaChatTemplate: Sendable {
     public func render(messages: [JinjaValue], tools: [JinjaValue]? = nil, addGenerationPrompt: Bool,
                        extra: [String: JinjaValue] = [:], now: JinjaDateTime? = nil) throws(JinjaError) -> JinjaRendering {
         var variables = extra
-        variables["messages"] = .array(messages)
+        variables["messages"] = .array(readsTypedContent ? messages.map(Self.typedContent) : messages)
         variables["bos_token"] = .string(bosToken)
         variables["eos_token"] = .string(eosToken)
         variables["add_generation_prompt"] = .bool(addGenerationPrompt)
