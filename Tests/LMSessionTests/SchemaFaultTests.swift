@@ -89,6 +89,14 @@ struct SchemaFaultTests {
         try options.validate()
     }
 
+    /// It used to overflow the stack when the grammar was made (the session's first guided request).
+    @Test("a schema whose alternative is itself gives a grammar failure, not a crash")
+    func selfAlternativeSchema() throws {
+        let schema = try GenerationSchema(root: DynamicGenerationSchema(name: "A", anyOf: [DynamicGenerationSchema(referenceTo: "A")]),
+                                          dependencies: [])
+        #expect(throws: GenerationSchema.GrammarFailure.self) { _ = try schema.compiledGrammar() }
+    }
+
     @Test("guides no value satisfies are rejected when the schema is built, not when a request runs")
     func unsatisfiableGuides() throws {
         #expect(throws: GenerableSchemaError.self) { try EmptyChoice.checkedGenerationSchema() }

@@ -7,7 +7,16 @@
 
 extension SchemaReader {
     /// The alternatives of `f`, none with `anyOf`/`oneOf`/`if`/`not` left.
+    /// - Throws: ``GrammarError/unsupportedKeyword(path:keyword:reason:)`` for more than ``maxAlternatives``
+    ///   alternatives, or alternatives nested deeper than ``maxExpansionDepth`` (a branch that leads back to its own
+    ///   schema without an object or array between).
     func expand(_ f: Flat) throws(GrammarError) -> [Flat] {
+        expansionDepth += 1
+        defer { expansionDepth -= 1 }
+        guard expansionDepth <= Self.maxExpansionDepth else {
+            throw .unsupportedKeyword(path: f.path, keyword: "anyOf", reason:
+                "alternatives nested more than \(Self.maxExpansionDepth) deep: a branch leads back to its own schema with no object or array between, so it has no finite expansion")
+        }
         let pieces = try expandFirst(f)
         if pieces.count > Self.maxAlternatives {
             throw .unsupportedKeyword(path: f.path, keyword: "anyOf", reason: "more than \(Self.maxAlternatives) combinations of alternatives")

@@ -17,9 +17,14 @@ final class SchemaReader {
     private var active: Set<String> = []
     private var referenceTargets: [String: Located] = [:]
     var patternCache: [String: PatternMatcher] = [:]
+    /// How deep ``expand(_:)`` is now (alternatives inlined into alternatives).
+    var expansionDepth = 0
 
     /// Most alternatives one schema may expand to.
     static let maxAlternatives = 256
+    /// Deepest nesting of alternatives inlined into each other: deeper only when a branch leads back to its own
+    /// schema with no object or array between (`{"anyOf": [{"$ref": "#"}]}`), which has no finite expansion.
+    static let maxExpansionDepth = 64
 
     init(document: SchemaDocument, options: GrammarOptions = GrammarOptions()) {
         self.document = document
@@ -75,7 +80,16 @@ final class SchemaReader {
         if let known = referenceTargets[l.path] { return known }
         var target = l
         var visited: Set<String> = [l.path]
-        while let next = try pureReference(target), visited.insert(next.path).inserted { target = next }
+        var chain = [l.path]
+        while let next = try pureReference(target) {
+            // A chain of `$ref`-only schemas that comes back constrains nothing and means nothing.
+            guard visited.insert(next.path).inserted else {
+                let cycle = (chain + [next.path]).map { "#" + $0 }.joined(separator: " -> ")
+                throw .invalidSchema(path: l.path, reason: "the $ref chain \(cycle) is a cycle with no keyword that constrains the value")
+            }
+            chain.append(next.path)
+            target = next
+        }
         referenceTargets[l.path] = target
         return target
     }

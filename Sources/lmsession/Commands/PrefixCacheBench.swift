@@ -6,7 +6,7 @@ import LMSession
 /// first session with those instructions, as a server sees it when every client starts with the same
 /// system prompt.
 ///
-/// Each round makes instructions of about `--instructions-tokens` tokens (default 320: numbered
+/// Each round makes instructions of at least `--instructions-tokens` tokens (default 320; numbered
 /// rules, the round's number first so no round shares a prefix with another), then times two
 /// sessions with them, one after the other, each answering one short prompt with one greedy token
 /// (`maximumResponseTokens: 1`): the first prefills everything, the second only what follows the
@@ -80,7 +80,7 @@ enum PrefixCacheBench {
     static func timeToFirstToken(_ model: SystemLanguageModel, instructions: String) async throws -> (seconds: Double, cached: Int) {
         let session = LanguageModelSession(model: model, instructions: instructions)
         let start = ContinuousClock.now
-        let response = try await session.respond(to: "Say hello.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 1))
+        let response = try await session.respond(to: "Say hello.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1))
         return ((ContinuousClock.now - start) / .seconds(1), response.usage.input.cachedTokenCount)
     }
 
