@@ -13,7 +13,7 @@ public struct ImageDecodingLimits: Sendable, Equatable {
 
     /// Checks a declared size: both sides non-zero and the product within ``maxPixelCount`` (computed
     /// without overflow).
-    func check(width: Int, height: Int) throws(ImageDecodingError) {
+    package func check(width: Int, height: Int) throws(ImageDecodingError) {
         guard width > 0, height > 0 else { throw .zeroSize(width: width, height: height) }
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, count <= maxPixelCount else {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a stored image is turned for display: the EXIF/TIFF orientation tag (0x0112), with the raw values and
 /// case names of Apple's `CGImagePropertyOrientation` (which Apple 27's `Attachment(_:orientation:)` takes;
 /// CoreGraphics does not exist on Linux).
@@ -21,6 +23,14 @@ public enum ImageOrientation: UInt8, Sendable, CaseIterable {
 }
 
 extension DecodedImage {
+    /// Decodes a PNG or JPEG file (``init(data:limits:)``) and turns it by `orientation`
+    /// (``applyingOrientation(_:)``; nothing for `.up`), whatever EXIF orientation the file holds.
+    /// - Throws: ``ImageDecodingError`` as ``init(data:limits:)``.
+    public init(data: Data, turnedBy orientation: ImageOrientation, limits: ImageDecodingLimits = ImageDecodingLimits()) throws(ImageDecodingError) {
+        let stored = try DecodedImage(data: data, limits: limits)
+        self = orientation == .up ? stored : stored.applyingOrientation(orientation)
+    }
+
     /// The image as displayed under `orientation`: the stored pixels turned and mirrored as Pillow's
     /// `ImageOps.exif_transpose` does (2 flip left-right, 3 rotate 180, 4 flip top-bottom, 5 transpose,
     /// 6 rotate 90 clockwise, 7 transverse, 8 rotate 90 counter-clockwise). Orientations 5 to 8 swap width
