@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "LMVision", dependencies: ["LMGGUF", "LMKernels", "LMKernelsCore", "LMImage"]),
         .target(name: "LMGeneration", dependencies: ["LMTransformer", "LMTokenizer", "LMGrammar"]),
         .target(name: "LMSession", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "LMJinja", "LMVision", "LMImage"]),
-        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF"]),
+        .executableTarget(name: "lmsession", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMKernels", "LMTokenizer", "LMGGUF", "LMVision", "LMImage"]),
 
         .testTarget(name: "LMGGUFTests", dependencies: ["LMGGUF", "TestSupport"]),
         .testTarget(name: "LMKernelsTests", dependencies: ["LMKernels", "LMKernelsCore", "LMGGUF", "TestSupport"], resources: [.copy("Fixtures")]),
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "LMTransformerTests", dependencies: ["LMTransformer", "LMTokenizer", "LMGGUF", "LMKernelsCore", "TestSupport"],
                     exclude: ["Architectures/Reference"]),
         .testTarget(name: "LMGenerationTests", dependencies: ["LMGeneration", "LMTransformer", "LMTokenizer", "LMGrammar", "TestSupport"]),
-        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMTokenizer", "LMGGUF", "LMJinja", "TestSupport"],
+        .testTarget(name: "LMSessionTests", dependencies: ["LMSession", "LMGeneration", "LMTransformer", "LMTokenizer", "LMGGUF", "LMJinja", "LMImage", "TestSupport"],
                     exclude: ["Reference"]),
         // Providers written only from Apple's guide to its model contract; they import LMSession and nothing else of it.
         .testTarget(name: "AppleProviderTests", dependencies: ["LMSession", "TestSupport"]),

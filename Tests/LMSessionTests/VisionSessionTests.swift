@@ -159,7 +159,7 @@ struct VisionSessionTests {
         let first = try await session.respond(options: Self.greedy(8)) {
             "Compare these:"
             Attachment(imageURL: Self.image("rgb8-33x21.png"))
-            Attachment(imageData: try Data(contentsOf: Self.image("rgba8-17x13.png")))
+            Attachment(imageData: try Data(contentsOf: Self.image("rgba8-17x13.png")), orientation: .right)
         }
         #expect(first.usage.input.totalTokenCount >= 2 * Self.tokensPerImage)
         #expect(first.usage.output.totalTokenCount > 0)

@@ -1,4 +1,5 @@
 import Foundation
+import LMImage
 
 /// What an ``Attachment`` can hold (Apple 27's `AttachmentContent`); ``ImageAttachmentContent`` is the one kind.
 public protocol AttachmentContent: Sendable {
@@ -48,16 +49,27 @@ public struct Attachment<Content: AttachmentContent>: Sendable {
 }
 
 extension Attachment where Content == ImageAttachmentContent {
-    /// An image read from the file at `imageURL` when the request runs; the MIME type from its extension, or
-    /// from its bytes (Apple 27's `init(imageURL:orientation:)` without `orientation:`, which needs CoreGraphics).
-    public init(imageURL: URL) {
-        self.init(ImageAttachmentContent(image: Transcript.ImageAttachment(imageURL: imageURL)))
+    /// An image read from the file at `imageURL` when the request runs, shown turned by `orientation` (Apple 27's
+    /// `init(imageURL:orientation:)`); the MIME type from its extension, or from its bytes.
+    public init(imageURL: URL, orientation: ImageOrientation = .up) {
+        self.init(ImageAttachmentContent(image: Transcript.ImageAttachment(imageURL: imageURL, orientation: orientation)))
     }
 
     /// An image from encoded bytes (PNG, JPEG, GIF, WebP...) with MIME type `contentType`, or the one the bytes'
-    /// signature tells when nil (ours: Linux has no `CGImage` to take).
-    public init(imageData: Data, contentType: String? = nil) {
-        self.init(ImageAttachmentContent(image: Transcript.ImageAttachment(data: imageData, contentType: contentType)))
+    /// signature tells when nil, shown turned by `orientation` (ours: Linux has no `CGImage` to take; Apple 27 takes
+    /// `orientation:` with a `CGImage`).
+    public init(imageData: Data, contentType: String? = nil, orientation: ImageOrientation = .up) {
+        self.init(ImageAttachmentContent(image: Transcript.ImageAttachment(data: imageData, contentType: contentType, orientation: orientation)))
+    }
+
+    /// An image from raw 8-bit pixels `[height, width, format.channels]`, top row first, shown turned by
+    /// `orientation` (ours: Linux has no `CGImage` or `CVPixelBuffer`); see
+    /// ``Transcript/ImageAttachment/init(pixels:width:height:format:orientation:)``.
+    /// - Throws: ``Transcript/ImageAttachment/LoadError/invalidPixels(_:)`` when the sizes and the bytes disagree.
+    public init(pixels: [UInt8], width: Int, height: Int, format: Transcript.ImageAttachment.PixelFormat = .rgb,
+                orientation: ImageOrientation = .up) throws(Transcript.ImageAttachment.LoadError) {
+        self.init(ImageAttachmentContent(image: try Transcript.ImageAttachment(pixels: pixels, width: width, height: height,
+                                                                               format: format, orientation: orientation)))
     }
 }
 

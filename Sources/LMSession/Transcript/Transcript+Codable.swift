@@ -1,4 +1,5 @@
 import Foundation
+import LMImage
 
 // Apple's on-disk shape (FoundationModels.Transcript v1.1, from device dumps and the 27.1 notes):
 //   {"type":"FoundationModels.Transcript","version":"1.1","transcript":{"entries":[…]}}
@@ -128,12 +129,14 @@ private struct SegmentCoding: Codable {
         var content: TranscriptJSON
         var contentJSON: String?
     }
-    /// An attachment (ours; Apple's JSON for it is not known): `{"type": "image", "contentType", "data": <base64>, "url"}`.
+    /// An attachment (ours; Apple's JSON for it is not known): `{"type": "image", "contentType", "data": <base64>, "url",
+    /// "orientation": 1-8}` (`orientation` left out for `.up`).
     struct AttachmentBody: Codable {
         var type: String
         var contentType: String?
         var data: String?
         var url: URL?
+        var orientation: UInt8?
     }
     var type: String
     var id: String
@@ -153,7 +156,8 @@ private struct SegmentCoding: Codable {
             self.type = "attachment"; self.id = s.id; self.label = s.label
             switch s.content {
             case .image(let image):
-                attachment = AttachmentBody(type: "image", contentType: image.contentType, data: image.data?.base64EncodedString(), url: image.url)
+                attachment = AttachmentBody(type: "image", contentType: image.contentType, data: image.data?.base64EncodedString(), url: image.url,
+                                            orientation: image.orientation == .up ? nil : image.orientation.rawValue)
             }
         }
     }
@@ -179,7 +183,14 @@ private struct SegmentCoding: Codable {
                 }
                 data = bytes
             }
-            let image = Transcript.ImageAttachment(url: attachment.url, data: data, contentType: attachment.contentType)
+            var orientation = ImageOrientation.up
+            if let raw = attachment.orientation {
+                guard let value = ImageOrientation(rawValue: raw) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "attachment segment \(id): \"orientation\" \(raw) is not 1-8"))
+                }
+                orientation = value
+            }
+            let image = Transcript.ImageAttachment(url: attachment.url, data: data, contentType: attachment.contentType, orientation: orientation)
             return .attachment(Transcript.AttachmentSegment(id: id, content: .image(image), label: label))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "segment \(id): unknown type \"\(type)\""))

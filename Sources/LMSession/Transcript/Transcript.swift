@@ -66,6 +66,14 @@ extension Transcript {
             case .reasoning(let e): e.description
             }
         }
+
+        /// Whether this entry is tool calls or a tool's output.
+        var isToolStep: Bool {
+            switch self {
+            case .toolCalls, .toolOutput: true
+            default: false
+            }
+        }
     }
 
     /// A piece of content inside an entry.

@@ -38,7 +38,11 @@ final class LocalVision: Sendable {
     /// An image of a prompt, measured.
     struct PromptImage: Sendable {
         let data: Data
+        let orientation: ImageOrientation
         let layout: TileLayout
+
+        /// The image's pixels as shown.
+        func decoded() throws(ImageDecodingError) -> DecodedImage { try DecodedImage(data: data, turnedBy: orientation) }
     }
 
     /// Loads the `mmproj` file at `path` for a text model of `nEmbd` embeddings and vocabulary `tokenizer`.
@@ -101,16 +105,20 @@ final class LocalVision: Sendable {
     private func measure(_ image: Transcript.ImageAttachment) throws(LanguageModelError) -> (UInt64, PromptImage) {
         let data: Data
         do { data = try image.loaded().data ?? Data() } catch { throw Self.unreadable(error.description) }
-        let key = Self.key(data)
+        let key = Self.key(data, image.orientation)
         if let known = state.withLock({ $0.touch(key) }) { return (key, known) }
         let decoded: DecodedImage
-        do { decoded = try DecodedImage(data: data) } catch { throw Self.unreadable("the image does not decode: \(error)") }
+        do {
+            decoded = try DecodedImage(data: data, turnedBy: image.orientation)
+        } catch {
+            throw Self.unreadable("the image does not decode: \(error)")
+        }
         let layout: TileLayout
         do { layout = try preprocessor.layout(width: decoded.width, height: decoded.height) } catch { throw Self.unreadable(error.description) }
         guard layout.tokenCount <= Self.maxRows else {
             throw Self.unreadable("the image takes \(layout.tokenCount) tokens, more than \(Self.maxRows)")
         }
-        let measured = PromptImage(data: data, layout: layout)
+        let measured = PromptImage(data: data, orientation: image.orientation, layout: layout)
         state.withLock { $0.register(key, measured) }
         return (key, measured)
     }
@@ -129,7 +137,7 @@ final class LocalVision: Sendable {
         guard let image = state.withLock({ $0.touch(key) }) else { throw Self.unreadable("the image is no longer registered") }
         let rows: [Float]
         do {
-            rows = try encoder.embeddings(for: try DecodedImage(data: image.data))
+            rows = try encoder.embeddings(for: try image.decoded())
         } catch {
             throw Self.unreadable("\(error)")
         }
@@ -157,10 +165,11 @@ final class LocalVision: Sendable {
         return (v >> 15, Int(v & 0x7FFF))
     }
 
-    /// A 48-bit key of the encoded image (FNV-1a).
-    static func key(_ data: Data) -> UInt64 {
+    /// A 48-bit key of the encoded image and its orientation (FNV-1a).
+    static func key(_ data: Data, _ orientation: ImageOrientation) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in data { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        h = (h ^ UInt64(orientation.rawValue)) &* 0x100_0000_01B3
         return h & 0xFFFF_FFFF_FFFF
     }
 }

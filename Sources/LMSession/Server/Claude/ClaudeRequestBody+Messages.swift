@@ -58,7 +58,7 @@ extension ClaudeRequestBody {
     static func promptBlocks(_ segments: [Transcript.Segment]) -> [JSONValue] {
         segments.flatMap { segment -> [JSONValue] in
             guard case .attachment(let attachment) = segment, case .image(let image) = attachment.content,
-                  let data = image.data, let mime = image.contentType else { return textBlocks([segment]) }
+                  let (data, mime) = image.uprightFile else { return textBlocks([segment]) }
             return [.members([.init(key: "type", value: .text("image")),
                               .init(key: "source", value: .members([.init(key: "type", value: .text("base64")),
                                                                     .init(key: "media_type", value: .text(mime)),

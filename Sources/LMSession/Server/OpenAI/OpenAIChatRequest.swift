@@ -112,7 +112,7 @@ enum OpenAIChatRequest {
         }
         for segment in segments {
             guard case .attachment(let attachment) = segment, case .image(let image) = attachment.content,
-                  let data = image.data, let mime = image.contentType else { run.append(segment); continue }
+                  let (data, mime) = image.uprightFile else { run.append(segment); continue }
             flush()
             parts.append(.object([("type", .string("image_url")),
                                   ("image_url", .object([("url", .string("data:\(mime);base64," + data.base64EncodedString()))]))]))
