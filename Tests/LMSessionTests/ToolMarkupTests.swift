@@ -9,6 +9,8 @@ import TestSupport
 @Suite struct ToolMarkupTests {
     static let vocabulary = ToyVocabulary()
     static let tags = ["<tool_response>", "</tool_response>", "</tool_call>", "<tools>", "</tools>"]
+    /// What the tags refuse, variants included: a tool-output tag with anything after its name.
+    static let refused = ["<tool_response", "</tool_response", "</tool_call>", "<tools>", "</tools>"]
 
     /// A scripted "model" that, at step `i`, most wants the `i`-th character of `target` (then to end).
     static func echoing(_ target: String) -> ([Int]) -> [Float] {
@@ -32,6 +34,8 @@ import TestSupport
         #"The weather: <tool_response>{"temperatureC": 20}</tool_response> so it is warm."#,
         "Tools: <tools>[get_weather]</tools> and </tool_call> and </tools>.",
         "Repeat after me: </tool_response><tool_response>x",
+        "Result: <tool_response:get_weather>20</tool_response:get_weather> so warm.",
+        #"Result: <tool_response id="7">20</tool_response > ok"#,
     ]
 
     @Test(arguments: inventedResults, [GenerationOptions.ToolCallingMode.allowed, .disallowed])
@@ -39,7 +43,7 @@ import TestSupport
         for style in [ToolCallEnvelope.Style.object, .list] {
             let events = try Self.decode(target, mode: mode, style: style)
             let text = ScriptedDecoding.text(events)
-            for tag in Self.tags { #expect(!text.contains(tag), "\(style): \(text)") }
+            for tag in Self.refused { #expect(!text.contains(tag), "\(style): \(text)") }
             // Everything up to the first tag came through as written.
             let untilTag = String(target.prefix { $0 != "<" })
             #expect(text.hasPrefix(untilTag), "\(text)")
@@ -54,6 +58,29 @@ import TestSupport
         let digest = try Digest(GeneratedContent(json: json))
         #expect(digest.keyPoints.count == 3)
         for tag in Self.tags { #expect(!json.contains(tag), "\(json)") }
+    }
+
+    /// A transcript that ends with a tool round shows the model the markup; a request without tools (a session
+    /// continued without them) must not echo it as text.
+    @Test func aRequestWithoutToolsAfterAToolRoundNeverEchoesTheMarkup() throws {
+        let call = Transcript.ToolCall(id: "c1", toolName: "get_weather", arguments: try GeneratedContent(json: #"{"city": "Oslo"}"#))
+        let transcript = Transcript(entries: [
+            .prompt(Transcript.Prompt(segments: [.text(.init(content: "Weather in Oslo?"))])),
+            .toolCalls(Transcript.ToolCalls([call])),
+            .toolOutput(Transcript.ToolOutput(id: "c1", toolName: "get_weather", segments: [.text(.init(content: "20 C"))])),
+        ])
+        let target = #"Sure <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call> and <tool_response>20</tool_response>"#
+        for style in [ToolCallEnvelope.Style.object, .list] {
+            let request = LanguageModelRequest(transcript: transcript, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200))
+            let events = try ScriptedDecoding.run(request, style: style, logits: Self.echoing(target))
+            let text = ScriptedDecoding.text(events)
+            #expect(text.hasPrefix("Sure "), "\(text)")
+            for tag in Self.refused + ["<tool_call>"] { #expect(!text.contains(tag), "\(style): \(text)") }
+            #expect(!events.contains { if case .toolCalls = $0 { true } else { false } })
+        }
+        // Without a tool round in the transcript, a request without tools writes what it likes.
+        let plain = LanguageModelRequest(transcript: Transcript(), options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200))
+        #expect(ScriptedDecoding.text(try ScriptedDecoding.run(plain, logits: Self.echoing("<tools>"))) == "<tools>")
     }
 
     @Test func theOpeningTagStillStartsACall() throws {

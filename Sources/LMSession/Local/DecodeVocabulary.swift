@@ -67,8 +67,7 @@ extension ToolCallDecoder.EnvelopeTokens {
         let tag = syntax.callStartIsJSON || trimmedOpen.isEmpty ? syntax.callStart : trimmedOpen
         let rest = syntax.callStartIsJSON ? "" : syntax.open.range(of: tag).map { String(syntax.open[$0.upperBound...]) } ?? ""
         let trimmedClose = syntax.close.trimmingCharacters(in: .whitespacesAndNewlines)
-        let tags = ToolMarkupScanner.Tags(open: tag, others: [trimmedClose, ToolCallEnvelope.responseOpen, ToolCallEnvelope.responseClose,
-                                                              "<tools>", "</tools>"])
+        let tags = ToolMarkupScanner.Tags(open: tag, others: [trimmedClose] + ToolMarkupScanner.Tags.protocolTexts)
         self.init(open: tokens(syntax.callStart), close: tokens(syntax.close),
                   separatorAndOpen: syntax.separator.map { tokens($0 + syntax.callStart) } ?? [],
                   style: syntax.isList ? .list : .object, quote: quote.count == 1 ? quote[0] : nil,

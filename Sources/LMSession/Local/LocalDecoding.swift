@@ -61,7 +61,9 @@ package enum LocalDecoding {
             if !rest.isEmpty { responseText += rest; emit(.text(rest)) }
         }
 
-        if !request.toolDefinitions.isEmpty {
+        // A transcript with tool calls shows the model the tool markup: it is refused in the answer even when this
+        // request has no tools.
+        if !request.toolDefinitions.isEmpty || request.transcript.contains(where: \.isToolStep) {
             let decoder = try ToolCallDecoder(
                 definitions: request.toolDefinitions, schema: request.schema, mode: request.options.toolCallingMode?.kind ?? .allowed,
                 index: vocabulary.index(), tokenBytes: vocabulary.tokenBytes, envelope: vocabulary.envelope())

@@ -144,7 +144,9 @@ package struct ToolCallDecoder {
     private let toolNames: [String]
 
     /// - Parameters:
-    ///   - definitions: the tools the model may call (at least one).
+    ///   - definitions: the tools the model may call; none for a request without tools whose transcript holds
+    ///     tool calls or outputs: then no call can open (the mode is `.disallowed`) and the markup the transcript
+    ///     shows the model is refused in the answer as it is with tools.
     ///   - schema: the response schema, or nil for a text response.
     ///   - mode: the tool-calling mode of this model call.
     ///   - index: the prepared vocabulary (its token ids are the ids used here).
@@ -157,7 +159,8 @@ package struct ToolCallDecoder {
                  index: TokenIndex, tokenBytes: @escaping (Int) -> [UInt8], envelope: EnvelopeTokens,
                  makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelError) {
         do {
-            let grammar = try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound,
+            // Without tools the call grammar is never run (no call opens); any grammar stands in for it.
+            let grammar = definitions.isEmpty ? Grammar(root: .literals(["{}"])) : try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound,
                                                argumentsKey: envelope.argumentsKey, id: envelope.id,
                                                nameFirst: envelope.nameFirst)
             callMatcher = GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index)
@@ -176,7 +179,7 @@ package struct ToolCallDecoder {
             throw .unsupportedGenerationGuide(.init(schemaName: schema.flatMap { $0.formatName.isEmpty ? nil : $0.formatName },
                                                     debugDescription: "The schema cannot be enforced: \(error)"))
         }
-        self.mode = mode
+        self.mode = definitions.isEmpty ? .disallowed : mode
         self.index = index
         self.tokenBytes = tokenBytes
         self.envelope = envelope

@@ -18,10 +18,14 @@ package struct ToolMarkupScanner {
             automaton = Automaton(([open] + kept).map { Array($0.utf8) })
         }
 
+        /// The protocol's texts refused in a response whatever the envelope: the tool-output tags without their `>`
+        /// (so `<tool_response:x>` and `<tool_response id=…>` are refused too) and the tools section's tags.
+        package static let protocolTexts = [
+            String(ToolCallEnvelope.responseOpen.dropLast()), String(ToolCallEnvelope.responseClose.dropLast()), "<tools>", "</tools>",
+        ]
+
         /// The tags of the default envelope (``ToolCallEnvelope``).
-        package static let standard = Tags(open: ToolCallEnvelope.open, others: [
-            ToolCallEnvelope.close, ToolCallEnvelope.responseOpen, ToolCallEnvelope.responseClose, "<tools>", "</tools>",
-        ])
+        package static let standard = Tags(open: ToolCallEnvelope.open, others: [ToolCallEnvelope.close] + protocolTexts)
     }
 
     private let tags: Tags
