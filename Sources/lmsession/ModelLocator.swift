@@ -56,3 +56,9 @@ func printError(_ s: String) {
 func writeOut(_ s: String) {
     FileHandle.standardOutput.write(Data(s.utf8))
 }
+
+/// Says on stderr when `--context` asked for more positions than the model was trained on: the context is capped
+/// at the model's length (`contextLength` in the GGUF), so the run does not silently use less than was asked.
+func noteContextCap(requested: Int, used: Int) {
+    if used < requested { printError("note: --context \(requested) is more than the model's trained context length; using \(used)") }
+}

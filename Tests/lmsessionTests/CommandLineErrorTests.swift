@@ -53,4 +53,13 @@ struct CommandLineErrorTests {
         #expect(status == 1, "\(output)")
         #expect(output == "error: \(NSTemporaryDirectory()) is a directory, not a text file\n")
     }
+
+    /// The default model (SmolLM2, trained on 8192 positions) caps a larger `--context`, and says so.
+    @Test func aContextOverTheModelsLengthIsCappedWithANote() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--context", "20000", "--max-tokens", "1", "--greedy", "Hi"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("note: --context 20000 is more than the model's trained context length; using 8192"), "\(output)")
+        let (_, within) = try CommandLineVocabularyTests.run(["generate", "--context", "600", "--max-tokens", "1", "--greedy", "Hi"])
+        #expect(!within.contains("note: --context"), "\(within)")
+    }
 }

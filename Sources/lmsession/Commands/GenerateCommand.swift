@@ -49,6 +49,7 @@ enum GenerateCommand {
         do { context = try InferenceContext(model: model, contextSize: contextSize, threads: threads) } catch {
             throw .failed("\(error)")
         }
+        noteContextCap(requested: contextSize, used: context.contextSize)
         var loop = GenerationLoop(context: context, sampler: Sampler(params, seed: seed), maxTokens: maxTokens)
         let timing = try loop.run(prompt: prompt) { writeOut($0) }
         writeOut("\n")

@@ -27,6 +27,7 @@ enum ImageGeneration {
         let outcome = blocking { () async throws -> (text: String, usage: LanguageModelSession.Usage) in
             let model = try SystemLanguageModel(fileURL: URL(fileURLWithPath: modelPath), mmprojURL: URL(fileURLWithPath: mmproj),
                                                 contextSize: contextSize, threads: threads)
+            noteContextCap(requested: contextSize, used: model.contextSize)
             let session = LanguageModelSession(model: model, instructions: instructions)
             let response = try await session.respond(options: options) {
                 Attachment(imageURL: URL(fileURLWithPath: image))

@@ -28,6 +28,7 @@ enum SchemaGeneration {
         let start = ContinuousClock.now
         let outcome = blocking { () async throws -> (json: String, usage: LanguageModelSession.Usage) in
             let model = try SystemLanguageModel(fileURL: URL(fileURLWithPath: modelPath), contextSize: contextSize, threads: threads)
+            noteContextCap(requested: contextSize, used: model.contextSize)
             let session = LanguageModelSession(model: model, instructions: instructions)
             let response = try await session.respond(to: prompt, schema: schema, includeSchemaInPrompt: includeSchema, options: options)
             return (response.content.jsonString, response.usage)
