@@ -22,6 +22,7 @@ let usage = """
       bench    --shared-instructions [--model PATH] [--threads N] [--instructions-tokens 320] [--repetitions 3]
                (time to first token of a second session with the same instructions, at least N tokens of them, against the first's)
       bench    --memory-bandwidth [--threads N] [--repetitions 5] [--json]  (read bandwidth over a 1 GiB buffer, GB/s)
+      bench    --mmproj MMPROJ.gguf --image FILE [--threads N] [--repetitions 3] [--json]  (image encoding time, ms)
 
     With no --model, $LMSESSION_MODEL or Models/SmolLM2-135M-Instruct.Q4_1.gguf is used (fetch it with Models/fetch).
     """

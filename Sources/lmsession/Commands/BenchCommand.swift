@@ -4,7 +4,8 @@ import LMTransformer
 
 /// `lmsession bench`: prefill and decode throughput like llama-bench (pp and tg tests on fixed
 /// pseudo-random tokens), peak RSS and load time; `--sessions N` runs ``SessionsBench``,
-/// `--shared-instructions` ``PrefixCacheBench`` and `--memory-bandwidth` ``BandwidthBench`` instead.
+/// `--shared-instructions` ``PrefixCacheBench``, `--memory-bandwidth` ``BandwidthBench`` and `--mmproj`/`--image`
+/// ``VisionBench`` instead.
 ///
 /// `--depth D` decodes after the first `D` prompt tokens (llama-bench's `-d`; default 1), so
 /// `--prompt-tokens 4000 --gen-tokens 96 --depth 4000` measures decode, attention and peak RSS
@@ -12,9 +13,10 @@ import LMTransformer
 enum BenchCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
         let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "depth", "sessions",
-                                                                "instructions-tokens"],
+                                                                "instructions-tokens", "mmproj", "image"],
                                          switches: ["json", "memory-bandwidth", "shared-instructions"])
         if a.has("memory-bandwidth") { return try BandwidthBench.run(a) }
+        if a.string("mmproj") != nil || a.string("image") != nil { return try VisionBench.run(a) }
         if a.has("shared-instructions") { return try PrefixCacheBench.run(a) }
         if let sessions = try a.int("sessions") { return try SessionsBench.run(a, sessions: sessions) }
         let pp = try a.int("prompt-tokens") ?? 512, tg = try a.int("gen-tokens") ?? 128, reps = try a.int("repetitions") ?? 3

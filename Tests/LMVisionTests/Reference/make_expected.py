@@ -40,24 +40,32 @@ def test_image():
     return np.stack([r, g, b], axis=-1).astype(np.uint8)
 
 
-def write_mmproj(path, projector, rng):
+# The tiny shape of the test files; Scripts/bench-vision writes real shapes with the same function.
+TINY = dict(n_embd=N_EMBD, n_head=N_HEAD, n_ff=N_FF, n_layer=N_LAYER, patch=PATCH, image=IMAGE, n_embd_text=N_EMBD_TEXT,
+            scale_factor=2, preproc_image_size=2 * IMAGE)  # preproc: the longest edge, a 2x2 grid of tiles
+
+
+def write_mmproj(path, projector, rng, shape=TINY):
+    """An mmproj GGUF of `projector` (gemma3 or idefics3) with seeded random weights of `shape` (TINY's keys)."""
+    n_embd, n_head, n_ff, n_layer = shape["n_embd"], shape["n_head"], shape["n_ff"], shape["n_layer"]
+    patch, image, n_embd_text = shape["patch"], shape["image"], shape["n_embd_text"]
     w = gguf.GGUFWriter(path, "clip")
     w.add_string("clip.projector_type", projector)
     w.add_bool("clip.has_vision_encoder", True)
     w.add_bool("clip.use_gelu", True)
-    w.add_uint32("clip.vision.image_size", IMAGE)
-    w.add_uint32("clip.vision.patch_size", PATCH)
-    w.add_uint32("clip.vision.embedding_length", N_EMBD)
-    w.add_uint32("clip.vision.feed_forward_length", N_FF)
-    w.add_uint32("clip.vision.block_count", N_LAYER)
-    w.add_uint32("clip.vision.attention.head_count", N_HEAD)
-    w.add_uint32("clip.vision.projection_dim", N_EMBD_TEXT)
+    w.add_uint32("clip.vision.image_size", image)
+    w.add_uint32("clip.vision.patch_size", patch)
+    w.add_uint32("clip.vision.embedding_length", n_embd)
+    w.add_uint32("clip.vision.feed_forward_length", n_ff)
+    w.add_uint32("clip.vision.block_count", n_layer)
+    w.add_uint32("clip.vision.attention.head_count", n_head)
+    w.add_uint32("clip.vision.projection_dim", n_embd_text)
     w.add_float32("clip.vision.attention.layer_norm_epsilon", 1e-6)
     w.add_array("clip.vision.image_mean", MEAN)
     w.add_array("clip.vision.image_std", STD)
-    w.add_uint32("clip.vision.projector.scale_factor", 2)
+    w.add_uint32("clip.vision.projector.scale_factor", shape["scale_factor"])
     if projector == "idefics3":
-        w.add_uint32("clip.vision.preproc_image_size", 2 * IMAGE)  # longest edge: a 2x2 grid of tiles
+        w.add_uint32("clip.vision.preproc_image_size", shape["preproc_image_size"])
 
     def mat(rows, cols, scale=None):
         return (rng.standard_normal((rows, cols)) * (scale or cols ** -0.5)).astype(np.float32)
@@ -71,52 +79,54 @@ def write_mmproj(path, projector, rng):
         else:
             w.add_tensor(name, m.astype(np.float16))
 
-    n_patches = (IMAGE // PATCH) ** 2
+    n_patches = (image // patch) ** 2
     w.add_tensor("v.patch_embd.weight",
-                 (rng.standard_normal((N_EMBD, 3, PATCH, PATCH)) * (3 * PATCH * PATCH) ** -0.5).astype(np.float16))
-    w.add_tensor("v.patch_embd.bias", vec(N_EMBD))
-    w.add_tensor("v.position_embd.weight", (rng.standard_normal((n_patches, N_EMBD)) * 0.5).astype(np.float32))
-    # idefics3 stores its feed-forward matrices as Q8_0 and gemma3 as F16, so both formats are covered.
-    ffn_type = Q8_0 if projector == "idefics3" else F16
-    for i in range(N_LAYER):
+                 (rng.standard_normal((n_embd, 3, patch, patch)) * (3 * patch * patch) ** -0.5).astype(np.float16))
+    w.add_tensor("v.patch_embd.bias", vec(n_embd))
+    w.add_tensor("v.position_embd.weight", (rng.standard_normal((n_patches, n_embd)) * 0.5).astype(np.float32))
+    # idefics3 stores its feed-forward matrices as Q8_0 and gemma3 as F16, so both formats are covered
+    # (a shape may name one: llama.cpp's published SmolVLM mmproj files are F16 throughout).
+    ffn_type = shape.get("ffn_type") or (Q8_0 if projector == "idefics3" else F16)
+    for i in range(n_layer):
         p = f"v.blk.{i}"
         for t in ("attn_q", "attn_k", "attn_v", "attn_out"):
-            add_matrix(f"{p}.{t}.weight", mat(N_EMBD, N_EMBD), F16)
-            w.add_tensor(f"{p}.{t}.bias", vec(N_EMBD))
+            add_matrix(f"{p}.{t}.weight", mat(n_embd, n_embd), F16)
+            w.add_tensor(f"{p}.{t}.bias", vec(n_embd))
         for t in ("ln1", "ln2"):
-            w.add_tensor(f"{p}.{t}.weight", vec(N_EMBD, 1.0))
-            w.add_tensor(f"{p}.{t}.bias", vec(N_EMBD))
-        add_matrix(f"{p}.ffn_up.weight", mat(N_FF, N_EMBD), ffn_type)
-        w.add_tensor(f"{p}.ffn_up.bias", vec(N_FF))
-        add_matrix(f"{p}.ffn_down.weight", mat(N_EMBD, N_FF), ffn_type)
-        w.add_tensor(f"{p}.ffn_down.bias", vec(N_EMBD))
-    w.add_tensor("v.post_ln.weight", vec(N_EMBD, 1.0))
-    w.add_tensor("v.post_ln.bias", vec(N_EMBD))
+            w.add_tensor(f"{p}.{t}.weight", vec(n_embd, 1.0))
+            w.add_tensor(f"{p}.{t}.bias", vec(n_embd))
+        add_matrix(f"{p}.ffn_up.weight", mat(n_ff, n_embd), ffn_type)
+        w.add_tensor(f"{p}.ffn_up.bias", vec(n_ff))
+        add_matrix(f"{p}.ffn_down.weight", mat(n_embd, n_ff), ffn_type)
+        w.add_tensor(f"{p}.ffn_down.bias", vec(n_embd))
+    w.add_tensor("v.post_ln.weight", vec(n_embd, 1.0))
+    w.add_tensor("v.post_ln.bias", vec(n_embd))
     if projector == "gemma3":
-        w.add_tensor("mm.soft_emb_norm.weight", vec(N_EMBD, 0.0, 0.5))
+        w.add_tensor("mm.soft_emb_norm.weight", vec(n_embd, 0.0, 0.5))
         # [nEmbdVision, nEmbdText] outermost-first: Gemma 3's projection is stored transposed.
-        add_matrix("mm.input_projection.weight", mat(N_EMBD, N_EMBD_TEXT, N_EMBD ** -0.5), F16)
+        add_matrix("mm.input_projection.weight", mat(n_embd, n_embd_text, n_embd ** -0.5), F16)
     else:
-        add_matrix("mm.model.fc.weight", mat(N_EMBD_TEXT, N_EMBD * 4), F16)
+        add_matrix("mm.model.fc.weight", mat(n_embd_text, n_embd * shape["scale_factor"] ** 2), F16)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
 
 
-def build_reference():
+def build_reference(source="clip_embed.cpp", name="clip_embed"):
+    """Compiles `source` (beside this script) against libmtmd into .build/`name`; returns its path."""
     src = subprocess.run([os.path.join(ROOT, "Scripts", "llama-cpp-source")], check=True,
                          stdout=subprocess.PIPE, text=True).stdout.strip()
     build = os.environ.get("LMSESSION_LLAMA_BUILD",
                            os.path.expanduser("~/.cache/lmsession/llama-server-b11312/build"))
-    exe = os.path.join(ROOT, ".build", "clip_embed")
+    exe = os.path.join(ROOT, ".build", name)
     os.makedirs(os.path.dirname(exe), exist_ok=True)
     # llama-server links libmtmd, so Scripts/llama-server build (or Scripts/llama-cpp-build) leaves it in the
     # build folder; $LMSESSION_MTMD_LIB names another archive of clip.cpp, mtmd-image.cpp and models/*.cpp
     # compiled from the same tree.
     mtmd = os.environ.get("LMSESSION_MTMD_LIB", os.path.join(build, "tools", "mtmd", "libmtmd.a"))
     libs = [mtmd] + [os.path.join(build, "ggml", "src", p) for p in ("libggml.a", "libggml-cpu.a", "libggml-base.a")]
-    cmd = ["c++", "-std=c++17", "-O2", os.path.join(HERE, "clip_embed.cpp"),
+    cmd = ["c++", "-std=c++17", "-O2", os.path.join(HERE, source),
            "-I", os.path.join(src, "tools", "mtmd"), "-I", os.path.join(src, "include"),
            "-I", os.path.join(src, "ggml", "include"), "-o", exe, *libs, "-fopenmp", "-lpthread", "-ldl"]
     subprocess.run(cmd, check=True)
