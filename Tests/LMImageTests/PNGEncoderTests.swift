@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LMImage
+import LMImage
 
 /// The PNG writer behind raw-pixel attachments: its files decode to the pixels written (CRC-32 and Adler-32
 /// checked by the decoder), in one or several stored DEFLATE blocks, RGBA with its alpha dropped on reading.

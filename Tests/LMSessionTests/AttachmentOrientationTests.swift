@@ -79,8 +79,10 @@ struct AttachmentOrientationTests {
     }
 
     @Test func `raw pixels that do not make an image are refused with what is wrong`() {
-        func reason(_ make: () throws(Transcript.ImageAttachment.LoadError) -> Void) -> String? {
-            do { try make(); return nil } catch { if case .invalidPixels(let r) = error { return r } else { return "\(error)" } }
+        func reason(_ make: () throws -> Void) -> String? {
+            do { try make(); return nil } catch let error as Transcript.ImageAttachment.LoadError {
+                if case .invalidPixels(let r) = error { return r } else { return "\(error)" }
+            } catch { return "\(error)" }
         }
         #expect(reason { _ = try Attachment(pixels: [1, 2, 3], width: 2, height: 1) }?.contains("3 bytes for 2x1 rgb pixels (6 expected)") == true)
         #expect(reason { _ = try Attachment(pixels: [1, 2, 3, 4], width: 1, height: 1, format: .rgba) } == nil)

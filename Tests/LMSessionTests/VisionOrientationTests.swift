@@ -11,7 +11,7 @@ struct VisionOrientationTests {
     static let file = VisionSessionTests.image("rgb8-33x21.png")
 
     /// The greedy tokens and top-2 gaps (logit differences) after one image and a question.
-    static func answer(_ attachment: Attachment<ImageAttachmentContent>) throws -> (tokens: [Int], gaps: [Float], promptCount: Int) {
+    static func answer(_ attachment: LMSession.Attachment<ImageAttachmentContent>) throws -> (tokens: [Int], gaps: [Float], promptCount: Int) {
         let prompt = Prompt { attachment; "What is this?" }
         let request = LanguageModelRequest(transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: prompt.segments))]))
         let (tokens, gaps) = try VisionSessionTests.provider.greedyTokens(for: request, count: 6)
@@ -34,7 +34,11 @@ struct VisionOrientationTests {
 
     @Test func `raw RGB and RGBA pixels are read as the same pixels in a PNG file`() throws {
         let stored = try DecodedImage(contentsOf: Self.file)
-        let rgba = stride(from: 0, to: stored.pixels.count, by: 3).flatMap { [stored.pixels[$0], stored.pixels[$0 + 1], stored.pixels[$0 + 2], UInt8($0 % 251)] }
+        var rgba: [UInt8] = []
+        for i in stride(from: 0, to: stored.pixels.count, by: 3) {
+            rgba += stored.pixels[i..<(i + 3)]
+            rgba.append(UInt8(i % 251))  // alpha that varies, which must not matter
+        }
         let fromFile = try Self.answer(Attachment(imageURL: Self.file))
         let fromRGB = try Self.answer(Attachment(pixels: stored.pixels, width: stored.width, height: stored.height))
         let fromRGBA = try Self.answer(Attachment(pixels: rgba, width: stored.width, height: stored.height, format: .rgba))
