@@ -14,6 +14,10 @@ package enum AVX2Kernels {
     package static let q4_K = superBlockTileEntry(Q4_KAVX2.self)
     package static let q5_K = superBlockTileEntry(Q5_KAVX2.self)
     package static let q6_K = superBlockTileEntry(Q6_KAVX2.self)
+    /// Float weights: F16C widening, FMA, prefill blocked over rows, columns and tokens (``AVX2FloatMatMul``).
+    package static let float = DotKernel(activationFormat: .f32,
+                                         matVec: { w, x, t, y, rows in AVX2FloatMatMul.matVec(w, x, token: t, into: y, rows: rows) },
+                                         matMul: { w, x, y, rows in AVX2FloatMatMul.matMul(w, x, into: y, rows: rows) })
 
     /// The table entry of row kernel `K`, with its loops specialised in this module.
     private static func entry<K: RowKernel>(_: K.Type) -> DotKernel {
@@ -99,7 +103,8 @@ package enum AVX2Kernels {
     package static let vector = VectorKernels(
         gate: { activation, g, u, rows in activation.apply(g, u, rows) },
         attend: { work, unit, thread in AttentionKernel<FusedMultiplyAdd, F16CHalves>.attend(work, unit: unit, thread: thread) },
-        halves: { src, dst, count in HalfRows<F16CHalves>.convert(src, dst, count: count) })
+        halves: { src, dst, count in HalfRows<F16CHalves>.convert(src, dst, count: count) },
+        attendAll: { work, tokens, scores in FullAttentionKernel<FusedMultiplyAdd>.attend(work, tokens: tokens, scores: scores) })
 
     /// The AVX2 kernel for `type`, or nil where the portable kernel is used.
     package static func kernel(for type: GGMLType) -> DotKernel? {
@@ -112,6 +117,7 @@ package enum AVX2Kernels {
         case .q4_K: q4_K
         case .q5_K: q5_K
         case .q6_K: q6_K
+        case .f32, .f16, .bf16: float
         default: nil
         }
     }

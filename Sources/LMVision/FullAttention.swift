@@ -1,50 +1,23 @@
 import LMKernels
 
-/// Multi-head attention in which every token attends to every token (a ViT's, non-causal):
-/// `out_h = softmax(Q_h K_hᵀ · scale) V_h` for each head, in Float with the softmax's sums in Double.
-///
-/// `q`, `k`, `v` and `out` are `[nTokens, nHead * headDim]`. Tokens are split across the pool; each range
-/// of tokens keeps one row of `[nTokens]` scores (Gemma 3's 4,096 patches would need 64 MB for all rows).
+/// Multi-head attention in which every token attends to every token (a ViT's, non-causal), as a pool job over
+/// ranges of tokens: each range runs the kernel set's ``FullAttentionKernel`` with eight rows of `[nTokens]`
+/// scores of its own (Gemma 3's 4,096 patches would need 64 MB for all rows).
 struct FullAttention: ParallelRangeJob {
-    let q: UnsafePointer<Float>, k: UnsafePointer<Float>, v: UnsafePointer<Float>
-    let out: UnsafeMutablePointer<Float>
-    let nTokens: Int, nHead: Int, headDim: Int
+    let work: FullAttentionWork
+    let kernels: VectorKernels
 
-    func run(_ range: Range<Int>) {
+    /// Writes `k` `[nTokens, nHead * headDim]` as `[nHead, headDim, nTokens]` into `kT` (``FullAttentionWork``'s keys).
+    static func transposeKeys(_ k: UnsafePointer<Float>, into kT: UnsafeMutablePointer<Float>, nTokens: Int, nHead: Int, headDim: Int) {
         let width = nHead * headDim
-        let scale = 1 / Float(headDim).squareRoot()
-        let s = UnsafeMutablePointer<Float>.allocate(capacity: nTokens)
-        defer { s.deallocate() }
-        for t in range {
-            for h in 0..<nHead {
-                let qh = q + t * width + h * headDim
-                var maxScore = -Float.infinity
-                for j in 0..<nTokens {
-                    let kh = k + j * width + h * headDim
-                    var dot: Float = 0
-                    for d in 0..<headDim { dot += qh[d] * kh[d] }
-                    s[j] = dot * scale
-                    maxScore = max(maxScore, s[j])
-                }
-                var sum = 0.0
-                for j in 0..<nTokens {
-                    s[j] = expf(s[j] - maxScore)
-                    sum += Double(s[j])
-                }
-                let inv = Float(1 / sum)
-                let o = out + t * width + h * headDim
-                for d in 0..<headDim { o[d] = 0 }
-                for j in 0..<nTokens {
-                    let p = s[j] * inv, vh = v + j * width + h * headDim
-                    for d in 0..<headDim { o[d] += p * vh[d] }
-                }
-            }
+        for t in 0..<nTokens {
+            for c in 0..<width { kT[c * nTokens + t] = k[t * width + c] }
         }
     }
-}
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+    func run(_ range: Range<Int>) {
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: FullAttentionKernel<PortableMultiplyAdd>.queriesPerPass * work.nTokens)
+        defer { scores.deallocate() }
+        kernels.attendAll(work, range, scores)
+    }
+}

@@ -24,12 +24,12 @@ struct VisionBlock: Sendable {
 
     /// Activations of one block, allocated once per image.
     struct Scratch {
-        var h, q, k, v, attn: [Float]
+        var h, q, k, kT, v, attn: [Float]
         var ff: [Float]
         init(nTokens T: Int, _ hp: VisionHyperparameters) {
             let n = T * hp.nEmbd
-            (h, q, k, v, attn) = ([Float](repeating: 0, count: n), [Float](repeating: 0, count: n), [Float](repeating: 0, count: n),
-                                  [Float](repeating: 0, count: n), [Float](repeating: 0, count: n))
+            (h, q, k, kT, v, attn) = ([Float](repeating: 0, count: n), [Float](repeating: 0, count: n), [Float](repeating: 0, count: n),
+                                      [Float](repeating: 0, count: n), [Float](repeating: 0, count: n), [Float](repeating: 0, count: n))
             ff = [Float](repeating: 0, count: T * hp.nFF)
         }
     }
@@ -43,15 +43,18 @@ struct VisionBlock: Sendable {
             ln1(x, rows: T, into: h)
             work.q.withUnsafeMutableBufferPointer { qb in
             work.k.withUnsafeMutableBufferPointer { kb in
+            work.kT.withUnsafeMutableBufferPointer { ktb in
             work.v.withUnsafeMutableBufferPointer { vb in
             work.attn.withUnsafeMutableBufferPointer { ab in
                 q(h, nTokens: T, into: qb.baseAddress!, scratch: scratch, pool: pool)
                 k(h, nTokens: T, into: kb.baseAddress!, scratch: scratch, pool: pool)
                 v(h, nTokens: T, into: vb.baseAddress!, scratch: scratch, pool: pool)
-                pool.parallelFor(0..<T, job: FullAttention(q: qb.baseAddress!, k: kb.baseAddress!, v: vb.baseAddress!,
-                                                           out: ab.baseAddress!, nTokens: T, nHead: nHead, headDim: headDim))
+                FullAttention.transposeKeys(kb.baseAddress!, into: ktb.baseAddress!, nTokens: T, nHead: nHead, headDim: headDim)
+                let work = FullAttentionWork(q: qb.baseAddress!, kT: ktb.baseAddress!, v: vb.baseAddress!, out: ab.baseAddress!,
+                                             nTokens: T, nHead: nHead, headDim: headDim)
+                pool.parallelFor(0..<T, alignment: 8, job: FullAttention(work: work, kernels: KernelSet.active.vectorKernels))
                 o(ab.baseAddress!, nTokens: T, into: h, scratch: scratch, pool: pool)
-            }}}}
+            }}}}}
             for i in 0..<(T * n) { x[i] += h[i] }
             ln2(x, rows: T, into: h)
             work.ff.withUnsafeMutableBufferPointer { fb in

@@ -10,9 +10,9 @@ import LMKernelsVNNI
 enum DotKernels {
     /// The portable kernels: Swift SIMD code compiled for the baseline target, the fallback for
     /// every type and the reference the fast kernels are tested against.
-    static let f32 = entry(FloatRowKernel<F32Format>.self)
-    static let f16 = entry(FloatRowKernel<F16Format>.self)
-    static let bf16 = entry(FloatRowKernel<BF16Format>.self)
+    static let f32 = floatEntry(F32Format.self)
+    static let f16 = floatEntry(F16Format.self)
+    static let bf16 = floatEntry(BF16Format.self)
     static let q4_0 = entry(BlockDot<Q4_0Format>.self)
     static let q4_1 = entry(BlockDot<Q4_1Format>.self)
     static let q5_0 = entry(BlockDot<Q5_0Format>.self)
@@ -27,6 +27,13 @@ enum DotKernels {
         DotKernel(activationFormat: K.activationFormat,
                   matVec: { w, x, t, y, rows in RowLoops<K>.matVec(w, x, token: t, into: y, rows: rows) },
                   matMul: { w, x, y, rows in RowLoops<K>.matMul(w, x, into: y, rows: rows) })
+    }
+
+    /// The table entry of float weights: their prefill converts each tile of rows once (``FloatMatMul``).
+    private static func floatEntry<F: FloatFormat>(_: F.Type) -> DotKernel {
+        DotKernel(activationFormat: FloatRowKernel<F>.activationFormat,
+                  matVec: { w, x, t, y, rows in RowLoops<FloatRowKernel<F>>.matVec(w, x, token: t, into: y, rows: rows) },
+                  matMul: { w, x, y, rows in FloatMatMul<F>.matMul(w, x, into: y, rows: rows) })
     }
 
     /// The portable kernel of a weight type. Q8_1 and Q8_K are activation formats only: the GGUF
@@ -73,7 +80,8 @@ enum DotKernels {
     static let portableVector = VectorKernels(
         gate: { activation, g, u, rows in activation.apply(g, u, rows) },
         attend: { work, unit, thread in AttentionKernel<PortableMultiplyAdd, PortableHalves>.attend(work, unit: unit, thread: thread) },
-        halves: { src, dst, count in HalfRows<PortableHalves>.convert(src, dst, count: count) })
+        halves: { src, dst, count in HalfRows<PortableHalves>.convert(src, dst, count: count) },
+        attendAll: { work, tokens, scores in FullAttentionKernel<PortableMultiplyAdd>.attend(work, tokens: tokens, scores: scores) })
 
     /// `set`'s float-vector kernels. - Precondition: `set.isSupported`.
     static func vector(in set: KernelSet) -> VectorKernels {

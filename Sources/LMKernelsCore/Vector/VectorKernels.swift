@@ -9,12 +9,17 @@ public struct VectorKernels: Sendable {
     /// `dst[i] = half(src[i])` for `i < count` (``HalfRows/convert(_:_:count:)``); returns whether
     /// some half is an infinity or NaN.
     public let halves: @Sendable (_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) -> Bool
+    /// The rows of tokens in the range of a non-causal attention (``FullAttentionKernel/attend(_:tokens:scores:)``),
+    /// with ``FullAttentionKernel/queriesPerPass`` `* nTokens` Floats of scratch.
+    public let attendAll: @Sendable (FullAttentionWork, Range<Int>, UnsafeMutablePointer<Float>) -> Void
 
     public init(gate: @escaping @Sendable (Gating, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Range<Int>) -> Void,
                 attend: @escaping @Sendable (AttentionWork, Int, Int) -> Void,
-                halves: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<UInt16>, Int) -> Bool) {
+                halves: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<UInt16>, Int) -> Bool,
+                attendAll: @escaping @Sendable (FullAttentionWork, Range<Int>, UnsafeMutablePointer<Float>) -> Void) {
         self.gate = gate
         self.attend = attend
         self.halves = halves
+        self.attendAll = attendAll
     }
 }

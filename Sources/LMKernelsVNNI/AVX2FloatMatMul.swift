@@ -1,0 +1,1 @@
+../LMKernelsAVX2/AVX2FloatMatMul.swift
