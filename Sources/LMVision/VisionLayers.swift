@@ -64,13 +64,16 @@ extension VisionActivation {
         switch self {
         case .gelu:
             var i = 0
-            while i < count {
-                var v = SIMD8<Float>()
-                let m = min(8, count - i)
-                for j in 0..<m { v[j] = x[i + j] }
-                let y = Gating.geluTanh.activate(v)
-                for j in 0..<m { x[i + j] = y[j] }
+            while i + 8 <= count {
+                let p = UnsafeMutableRawPointer(x + i)
+                p.storeBytes(of: Gating.geluTanh.activate(p.loadUnaligned(as: SIMD8<Float>.self)), as: SIMD8<Float>.self)
                 i += 8
+            }
+            if i < count {
+                var v = SIMD8<Float>()
+                for j in 0..<(count - i) { v[j] = x[i + j] }
+                let y = Gating.geluTanh.activate(v)
+                for j in 0..<(count - i) { x[i + j] = y[j] }
             }
         case .silu:
             for i in 0..<count { x[i] = x[i] / (1 + expf(-x[i])) }

@@ -18,8 +18,10 @@ import LMTransformer
 /// again (free text is not masked up front: the opening tag is rare, so checking the sampled token is cheaper).
 ///
 /// Tool-protocol markup never reaches the response: in free text and inside a structured answer, a token
-/// that would complete `</tool_call>`, `<tool_response>`, `</tool_response>`, `<tools>` or `</tools>` is
-/// rejected (see ``ToolMarkupScanner``), and text that may be the start of a tag is held back until decided.
+/// that would complete `</tool_call>`, `<tool_response` or `</tool_response` (whatever follows), `<tools>` or
+/// `</tools>` is rejected (see ``ToolMarkupScanner``), and text that may be the start of a tag is held back until
+/// decided. The envelope's tokens are ``EnvelopeTokens`` (`+Envelope`); complete calls are read by `+CallParsing`
+/// and `+NameFirst`; this file is the phase machine.
 package struct ToolCallDecoder {
     /// What the caller does next.
     package enum Next: Equatable {
@@ -46,57 +48,6 @@ package struct ToolCallDecoder {
         case end
         /// Not allowed here: ban it and sample again.
         case rejected
-    }
-
-    /// The convention's fixed texts as tokens of this vocabulary.
-    package struct EnvelopeTokens: Sendable {
-        /// ``ToolCallEnvelope/open``.
-        package var open: [Int]
-        /// ``ToolCallEnvelope/close``.
-        package var close: [Int]
-        /// ``ToolCallEnvelope/separator`` followed by ``ToolCallEnvelope/open`` (object style): the first token
-        /// is the model's choice to call another tool, the rest is forced.
-        package var separatorAndOpen: [Int]
-        /// The convention.
-        package var style: ToolCallEnvelope.Style
-        /// The token of a lone `"`, forced to close a string that has started repeating itself (nil: none).
-        package var quote: Int?
-        /// The key of a call's arguments (`"arguments"`; Llama 3: `"parameters"`).
-        package var argumentsKey: String
-        /// The tags the response text is scanned for; the first starts a call.
-        package var tags: ToolMarkupScanner.Tags
-        /// Whether the starting tag is the beginning of the call's JSON (Llama 3's `{"name"`), which the grammar
-        /// then reads too, rather than markup before it.
-        package var tagStartsJSON: Bool
-        /// The starting tag's bytes.
-        package var tagBytes: [UInt8]
-        /// What the opening text has after the starting tag (Qwen's newline after `<tool_call>`): its bytes, and its
-        /// tokens, forced when the token that completed the tag ends there.
-        package var openRest: (bytes: [UInt8], tokens: [Int])
-        /// The key and length of the call id the model writes after the arguments (Mistral Nemo: `"id"`, 9); the
-        /// call then has that id. Nil: the decoder makes the id.
-        package var id: (key: String, length: Int)?
-        /// The call is the tool's name, then arguments (``ToolCallSyntax/nameFirst``); nil: one JSON object.
-        package var nameFirst: ToolCallSyntax.NameFirst?
-
-        package init(open: [Int], close: [Int], separatorAndOpen: [Int], style: ToolCallEnvelope.Style, quote: Int? = nil,
-                     argumentsKey: String = "arguments", tags: ToolMarkupScanner.Tags = .standard,
-                     tagStartsJSON: Bool = false, tagBytes: [UInt8] = Array(ToolCallEnvelope.open.utf8),
-                     openRest: (bytes: [UInt8], tokens: [Int]) = ([], []), id: (key: String, length: Int)? = nil,
-                     nameFirst: ToolCallSyntax.NameFirst? = nil) {
-            self.id = id
-            self.nameFirst = nameFirst
-            self.open = open
-            self.close = close
-            self.separatorAndOpen = separatorAndOpen
-            self.style = style
-            self.quote = quote
-            self.argumentsKey = argumentsKey
-            self.tags = tags
-            self.tagStartsJSON = tagStartsJSON
-            self.tagBytes = tagBytes
-            self.openRest = openRest
-        }
     }
 
     /// The most calls in one round; after that the model can only end its turn.
@@ -360,7 +311,6 @@ package struct ToolCallDecoder {
     private mutating func closeCallIfComplete() throws(GeneratedContent.ParsingError) {
         guard callMatcher.canEnd else { return }
         let json = String(decoding: callBytes, as: UTF8.self)
-        var repeated = false
         if let nameFirst = envelope.nameFirst {
             // One call per opening; a repeated call means the model is looping: end the turn.
             let call = try nameFirstCall(nameFirst)
@@ -373,30 +323,9 @@ package struct ToolCallDecoder {
             }
             return
         }
-        do {
-            let content = try GeneratedContent(json: json)
-            let items: [GeneratedContent]
-            switch (envelope.style, content.kind) {
-            case (.list, .array(let list)): items = list
-            case (.object, _): items = [content]
-            default: throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "not a list of calls")
-            }
-            for item in items {
-                let name = try item.value(String.self, forProperty: "name")
-                guard case let .structure(properties, _) = item.kind, let arguments = properties[envelope.argumentsKey] else {
-                    throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "a call without arguments")
-                }
-                if calls.contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {
-                    repeated = true
-                } else {
-                    let id = try envelope.id.map { try item.value(String.self, forProperty: $0.key) } ?? makeID()
-                    calls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
-                }
-            }
-        } catch {
-            throw GeneratedContent.ParsingError(rawContent: json, underlyingError: error,
-                                                debugDescription: "The tool call does not decode: \(json) (\(error))")
-        }
+        let (new, repeated) = try Self.jsonCalls(json, style: envelope.style, argumentsKey: envelope.argumentsKey,
+                                                  idKey: envelope.id?.key, earlier: calls, makeID: makeID)
+        calls += new
         // A repeated envelope means the model is looping: end the turn without forcing the closing tag.
         if envelope.style == .object && repeated {
             phase = .done

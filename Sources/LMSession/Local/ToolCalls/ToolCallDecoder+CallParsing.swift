@@ -1,0 +1,39 @@
+import Foundation
+
+extension ToolCallDecoder {
+    /// The calls of one complete envelope whose JSON the call grammar let through: `{"name": NAME, ARGUMENTS_KEY: {…}}`
+    /// (object style) or a list of them (list style), each with the id the model wrote under `idKey` or `makeID()`'s.
+    /// A call equal to one in `earlier` (same name and arguments) is left out and reported as `repeated`.
+    /// - Throws: ``GeneratedContent/ParsingError`` naming the JSON when it does not have that shape (the grammar should
+    ///   make that impossible).
+    static func jsonCalls(_ json: String, style: ToolCallEnvelope.Style, argumentsKey: String, idKey: String?,
+                          earlier: [Transcript.ToolCall], makeID: () -> String)
+        throws(GeneratedContent.ParsingError) -> (calls: [Transcript.ToolCall], repeated: Bool) {
+        var calls: [Transcript.ToolCall] = [], repeated = false
+        do {
+            let content = try GeneratedContent(json: json)
+            let items: [GeneratedContent]
+            switch (style, content.kind) {
+            case (.list, .array(let list)): items = list
+            case (.object, _): items = [content]
+            default: throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "not a list of calls")
+            }
+            for item in items {
+                let name = try item.value(String.self, forProperty: "name")
+                guard case let .structure(properties, _) = item.kind, let arguments = properties[argumentsKey] else {
+                    throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "a call without arguments")
+                }
+                if (earlier + calls).contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {
+                    repeated = true
+                } else {
+                    let id = try idKey.map { try item.value(String.self, forProperty: $0) } ?? makeID()
+                    calls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
+                }
+            }
+        } catch {
+            throw GeneratedContent.ParsingError(rawContent: json, underlyingError: error,
+                                                debugDescription: "The tool call does not decode: \(json) (\(error))")
+        }
+        return (calls, repeated)
+    }
+}
