@@ -1,4 +1,5 @@
 import Foundation
+import LMGrammar
 
 /// Builds the body of a `POST /chat/completions` request from a ``LanguageModelRequest``.
 ///
@@ -12,58 +13,58 @@ import Foundation
 /// `reasoning_effort` and/or `chat_template_kwargs.enable_thinking` (``OpenAICompatibleLanguageModel/ReasoningParameters``).
 enum OpenAIChatRequest {
     static func body(for request: LanguageModelRequest, model: String,
-                     reasoning: OpenAICompatibleLanguageModel.ReasoningParameters = []) -> ServerJSON {
-        var members: [(String, ServerJSON)] = [
-            ("model", .string(model)),
-            ("messages", .array(request.transcript.flatMap(messages(for:)))),
+                     reasoning: OpenAICompatibleLanguageModel.ReasoningParameters = []) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("model", .text(model)),
+            ("messages", .items(request.transcript.flatMap(messages(for:)))),
             ("stream", .bool(true)),
-            ("stream_options", .object([("include_usage", .bool(true))])),
+            ("stream_options", .fields([("include_usage", .bool(true))])),
         ]
         members += sampling(request.options)
         members += Self.reasoning(request.contextOptions.reasoningLevel, reasoning)
         if !request.toolDefinitions.isEmpty {
-            members.append(("tools", .array(request.toolDefinitions.map(tool))))
+            members.append(("tools", .items(request.toolDefinitions.map(tool))))
             let choice = switch request.options.toolCallingMode?.kind ?? .allowed {
             case .allowed: "auto"
             case .required: "required"
             case .disallowed: "none"
             }
-            members.append(("tool_choice", .string(choice)))
+            members.append(("tool_choice", .text(choice)))
         }
         if let schema = request.schema {
-            members.append(("response_format", .object([
-                ("type", .string("json_schema")),
-                ("json_schema", .object([
-                    ("name", .string(schemaName(schema))),
+            members.append(("response_format", .fields([
+                ("type", .text("json_schema")),
+                ("json_schema", .fields([
+                    ("name", .text(schemaName(schema))),
                     ("strict", .bool(true)),
-                    ("schema", .raw(schema.jsonSchemaText())),
+                    ("schema", schema.jsonValue),
                 ])),
             ])))
         }
-        return .object(members)
+        return .fields(members)
     }
 
-    static func sampling(_ options: GenerationOptions) -> [(String, ServerJSON)] {
-        var members: [(String, ServerJSON)] = []
+    static func sampling(_ options: GenerationOptions) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
         switch options.samplingMode?.kind {
         case .greedy?:
             members.append(("temperature", .double(0)))
         case let .randomTopK(k, seed)?:
             options.temperature.map { members.append(("temperature", .double($0))) }
-            members.append(("top_k", .int(k)))
-            seed.map { members.append(("seed", .int(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }
+            members.append(("top_k", .integer(k)))
+            seed.map { members.append(("seed", .integer(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }
         case let .randomProbabilityThreshold(p, seed)?:
             options.temperature.map { members.append(("temperature", .double($0))) }
             members.append(("top_p", .double(p)))
-            seed.map { members.append(("seed", .int(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }
+            seed.map { members.append(("seed", .integer(Int(truncatingIfNeeded: $0 & 0x7fff_ffff)))) }
         case nil:
             options.temperature.map { members.append(("temperature", .double($0))) }
         }
-        options.maximumResponseTokens.map { members.append(("max_tokens", .int($0))) }
+        options.maximumResponseTokens.map { members.append(("max_tokens", .integer($0))) }
         return members
     }
 
-    static func messages(for entry: Transcript.Entry) -> [ServerJSON] {
+    static func messages(for entry: Transcript.Entry) -> [JSONValue] {
         switch entry {
         // A session with tools and no instructions has an instructions entry listing only the tools
         // (they go in `tools`): no empty system message for it.
@@ -72,21 +73,21 @@ enum OpenAIChatRequest {
         case .response(let e): [message("assistant", text(e.segments))]
         // Chat Completions has no standard field for earlier reasoning: it is not sent back.
         case .reasoning: []
-        case .toolOutput(let e): [.object([("role", .string("tool")), ("tool_call_id", .string(e.id)), ("content", .string(text(e.segments)))])]
+        case .toolOutput(let e): [.fields([("role", .text("tool")), ("tool_call_id", .text(e.id)), ("content", .text(text(e.segments)))])]
         case .toolCalls(let calls):
-            [.object([
-                ("role", .string("assistant")),
+            [.fields([
+                ("role", .text("assistant")),
                 ("content", .null),
-                ("tool_calls", .array(calls.map { call in
-                    .object([("id", .string(call.id)), ("type", .string("function")),
-                             ("function", .object([("name", .string(call.toolName)), ("arguments", .string(call.arguments.jsonString))]))])
+                ("tool_calls", .items(calls.map { call in
+                    .fields([("id", .text(call.id)), ("type", .text("function")),
+                             ("function", .fields([("name", .text(call.toolName)), ("arguments", .text(call.arguments.jsonString))]))])
                 })),
             ])]
         }
     }
 
-    private static func message(_ role: String, _ content: String) -> ServerJSON {
-        .object([("role", .string(role)), ("content", .string(content))])
+    private static func message(_ role: String, _ content: String) -> JSONValue {
+        .fields([("role", .text(role)), ("content", .text(content))])
     }
 
     private static func text(_ segments: [Transcript.Segment]) -> String {
@@ -103,29 +104,29 @@ enum OpenAIChatRequest {
     /// segments (joined by newlines), `{"type": "image_url", "image_url": {"url": "data:<mime>;base64,<bytes>"}}`
     /// for each image. The session has read every image's bytes before the request (an image without them, which
     /// only a hand-made request can hold, is sent as its description).
-    private static func userParts(_ segments: [Transcript.Segment]) -> ServerJSON {
-        var parts: [ServerJSON] = []
+    private static func userParts(_ segments: [Transcript.Segment]) -> JSONValue {
+        var parts: [JSONValue] = []
         var run: [Transcript.Segment] = []
         func flush() {
-            if !run.isEmpty { parts.append(.object([("type", .string("text")), ("text", .string(text(run)))])) }
+            if !run.isEmpty { parts.append(.fields([("type", .text("text")), ("text", .text(text(run)))])) }
             run = []
         }
         for segment in segments {
             guard case .attachment(let attachment) = segment, case .image(let image) = attachment.content,
                   let (data, mime) = image.uprightFile else { run.append(segment); continue }
             flush()
-            parts.append(.object([("type", .string("image_url")),
-                                  ("image_url", .object([("url", .string("data:\(mime);base64," + data.base64EncodedString()))]))]))
+            parts.append(.fields([("type", .text("image_url")),
+                                  ("image_url", .fields([("url", .text("data:\(mime);base64," + data.base64EncodedString()))]))]))
         }
         flush()
-        return .object([("role", .string("user")), ("content", .array(parts))])
+        return .fields([("role", .text("user")), ("content", .items(parts))])
     }
 
-    private static func tool(_ definition: Transcript.ToolDefinition) -> ServerJSON {
-        .object([("type", .string("function")), ("function", .object([
-            ("name", .string(definition.name)),
-            ("description", .string(definition.description)),
-            ("parameters", .raw(definition.parameters.jsonSchemaText())),
+    private static func tool(_ definition: Transcript.ToolDefinition) -> JSONValue {
+        .fields([("type", .text("function")), ("function", .fields([
+            ("name", .text(definition.name)),
+            ("description", .text(definition.description)),
+            ("parameters", definition.parameters.jsonValue),
         ]))])
     }
 

@@ -37,7 +37,7 @@ extension OpenAICompatibleLanguageModel {
                         emit: (LanguageModelEvent) async -> Void) async throws {
             if let problem = ServerEndpoint.problem(with: model.baseURL) { throw problem }
             if request.options.maximumResponseTokens == 0 { return }
-            let body = Data(OpenAIChatRequest.body(for: request, model: model.model, reasoning: model.reasoningParameters).text.utf8)
+            let body = Data(OpenAIChatRequest.body(for: request, model: model.model, reasoning: model.reasoningParameters).compactText.utf8)
             let redactor = model.redactor
             let response: HTTPStreamingResponse
             do {

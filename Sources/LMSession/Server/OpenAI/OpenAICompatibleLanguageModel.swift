@@ -1,4 +1,5 @@
 import Foundation
+import LMGrammar
 import Synchronization
 
 /// A model served over the OpenAI Chat Completions API: llama.cpp's `llama-server`, vLLM, Ollama, OpenAI, or
@@ -118,11 +119,11 @@ public struct OpenAICompatibleLanguageModel: LanguageModelDetails, CustomStringC
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         func estimate(_ text: String) -> Int { (text.utf8.count + 3) / 4 }
         switch input {
-        case .request(let request): return estimate(OpenAIChatRequest.body(for: request, model: model, reasoning: reasoningParameters).text)
-        case .entries(let entries): return entries.reduce(0) { $0 + 4 + estimate(OpenAIChatRequest.messages(for: $1).map(\.text).joined()) }
+        case .request(let request): return estimate(OpenAIChatRequest.body(for: request, model: model, reasoning: reasoningParameters).compactText)
+        case .entries(let entries): return entries.reduce(0) { $0 + 4 + estimate(OpenAIChatRequest.messages(for: $1).map(\.compactText).joined()) }
         case .tools(let tools):
-            return estimate(ServerJSON.array(tools.map { .object([("name", .string($0.name)), ("description", .string($0.description)),
-                                                                  ("parameters", .raw($0.parameters.jsonSchemaText()))]) }).text)
+            return estimate(JSONValue.items(tools.map { .fields([("name", .text($0.name)), ("description", .text($0.description)),
+                                                                  ("parameters", $0.parameters.jsonValue)]) }).compactText)
         case .schema(let schema): return estimate(schema.jsonSchemaText())
         }
     }

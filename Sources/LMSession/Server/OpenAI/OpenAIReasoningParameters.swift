@@ -1,3 +1,4 @@
+import LMGrammar
 extension OpenAICompatibleLanguageModel {
     /// Which request fields carry a request's ``ContextOptions/reasoningLevel``. Chat Completions has no single
     /// standard one, so each field is for a family of servers; nothing is sent for a request without a level.
@@ -19,10 +20,10 @@ extension OpenAICompatibleLanguageModel {
 extension OpenAIChatRequest {
     /// The members that carry `level` in the fields `parameters` selects; none without a level.
     static func reasoning(_ level: ContextOptions.ReasoningLevel?,
-                          _ parameters: OpenAICompatibleLanguageModel.ReasoningParameters) -> [(String, ServerJSON)] {
+                          _ parameters: OpenAICompatibleLanguageModel.ReasoningParameters) -> [(String, JSONValue)] {
         guard let level else { return [] }
         let thinking = ReasoningSwitch(level)
-        var members: [(String, ServerJSON)] = []
+        var members: [(String, JSONValue)] = []
         if parameters.contains(.reasoningEffort) {
             let effort = switch level {
             case .light: "low"
@@ -30,10 +31,10 @@ extension OpenAIChatRequest {
             case .deep: "high"
             case .custom(let name): thinking == .off ? "none" : name
             }
-            members.append(("reasoning_effort", .string(effort)))
+            members.append(("reasoning_effort", .text(effort)))
         }
         if parameters.contains(.chatTemplateKwargs), let enable = thinking.enableThinking {
-            members.append(("chat_template_kwargs", .object([("enable_thinking", .bool(enable))])))
+            members.append(("chat_template_kwargs", .fields([("enable_thinking", .bool(enable))])))
         }
         return members
     }

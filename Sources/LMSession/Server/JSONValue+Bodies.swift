@@ -1,7 +1,8 @@
 import LMGrammar
 
-// Short spellings for building and reading the Messages API's JSON with the package's ordered `JSONValue`
-// (members stay in the order written, so request bodies are byte-stable and testable).
+// Short spellings for building and reading server request and response bodies (Chat Completions, Claude's Messages
+// API) with the package's one ordered `JSONValue` (members stay in the order written, so request bodies are
+// byte-stable and testable, and a response schema keeps its key order, which llama.cpp's grammar follows).
 
 extension JSONValue {
     /// A complete string.
@@ -14,6 +15,8 @@ extension JSONValue {
     static func items(_ values: [JSONValue]) -> JSONValue { .array(values, complete: true) }
     /// A complete object.
     static func members(_ members: [JSONMember]) -> JSONValue { .object(members, complete: true) }
+    /// A complete object from `(key, value)` pairs, in order.
+    static func fields(_ pairs: [(String, JSONValue)]) -> JSONValue { .object(pairs.map { JSONMember(key: $0.0, value: $0.1) }, complete: true) }
 
     /// Compact JSON text.
     var compactText: String {
