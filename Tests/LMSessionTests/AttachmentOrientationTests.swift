@@ -35,9 +35,21 @@ struct AttachmentOrientationTests {
         let contents = try #require(entries[0]["contents"] as? [[String: Any]])
         #expect((contents[0]["attachment"] as? [String: Any])?["orientation"] as? Int == 5)
         #expect((contents[1]["attachment"] as? [String: Any])?.keys.contains("orientation") == false)
-        let bad = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""orientation":5"#, with: #""orientation":9"#)
-        #expect(bad != String(decoding: data, as: UTF8.self))
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Transcript.self, from: Data(bad.utf8)) }
+        for value in ["9", "0", "-1", "300"] {
+            let bad = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""orientation":5"#, with: #""orientation":\#(value)"#)
+            #expect(bad != String(decoding: data, as: UTF8.self))
+            do {
+                _ = try JSONDecoder().decode(Transcript.self, from: Data(bad.utf8))
+                Issue.record("orientation \(value) was accepted")
+            } catch {
+                #expect("\(error)".contains("\"orientation\" \(value) is not one of 1-8"), "\(error)")
+            }
+        }
+        // An image with neither bytes nor a file is no image.
+        let empty = String(decoding: data, as: UTF8.self)
+            .replacingOccurrences(of: #"("data":"[^"]*",?)"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #","}"#, with: "}")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Transcript.self, from: Data(empty.utf8)) }
     }
 
     @Test(arguments: [ImageOrientation.up, .right, .downMirrored])
@@ -76,6 +88,25 @@ struct AttachmentOrientationTests {
         #expect(proxy.requests.isEmpty && session.transcript.isEmpty)
         // Upright, the same bytes go to the server as they are (it decides whether it reads GIF).
         #expect(throws: Never.self) { _ = try Transcript.ImageAttachment(data: gif).loaded() }
+    }
+
+    @Test func `a turned image that does not decode throws before anything is sent`() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        let model = OpenAICompatibleLanguageModel(baseURL: proxy.baseURL.appendingPathComponent("v1"), model: "vlm", contextSize: 4096, timeout: 5,
+                                                  capabilities: LanguageModelCapabilities(capabilities: [.vision]))
+        let session = LanguageModelSession(model: model)
+        let file = try Data(contentsOf: Self.file)
+        let truncated = file.prefix(file.count / 2)
+        await #expect {
+            _ = try await session.respond { "What is this?"; Attachment(imageData: truncated, orientation: .right) }
+        } throws: { error in
+            guard case Transcript.ImageAttachment.LoadError.undecodable(nil, let reason) = error else { return false }
+            return !reason.isEmpty
+        }
+        #expect(proxy.requests.isEmpty && session.transcript.isEmpty)
+        // Upright, the same bytes are sent as they are: the server judges them.
+        #expect(throws: Never.self) { _ = try Transcript.ImageAttachment(data: truncated).loaded() }
     }
 
     @Test func `raw pixels that do not make an image are refused with what is wrong`() {

@@ -152,6 +152,16 @@ struct VisionSessionTests {
         }
     }
 
+    @Test func `a missing mmproj file is named as the mmproj, not as the model`() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/lmsession/mmproj.gguf")
+        #expect {
+            _ = try SystemLanguageModel(fileURL: URL(fileURLWithPath: Self.textModelPath), mmprojURL: missing, contextSize: 512)
+        } throws: { error in
+            guard case LocalModelError.loadFailed(let path, let reason) = error else { return false }
+            return path == missing.path && reason.contains("no mmproj file")
+        }
+    }
+
     // MARK: Apple 27's image examples
 
     @Test func `comparing two images answers, and the next turn reuses both images from the KV cache`() async throws {

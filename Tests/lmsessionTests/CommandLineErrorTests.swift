@@ -62,4 +62,14 @@ struct CommandLineErrorTests {
         let (_, within) = try CommandLineVocabularyTests.run(["generate", "--context", "600", "--max-tokens", "1", "--greedy", "Hi"])
         #expect(!within.contains("note: --context"), "\(within)")
     }
+
+    /// The vision options name what is missing, and `bench` reports missing files as `generate` does.
+    @Test func visionOptionsNameWhatIsMissing() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--mmproj", "/nonexistent/m.gguf", "Hi"])
+        #expect(status == 2, "\(output)")
+        #expect(output.contains("generate --mmproj needs --image FILE"), "\(output)")
+        let (benchStatus, bench) = try CommandLineVocabularyTests.run(["bench", "--mmproj", "/nonexistent/m.gguf", "--image", "/nonexistent/i.png"])
+        #expect(benchStatus == 1, "\(bench)")
+        #expect(bench == "error: mmproj file not found at /nonexistent/m.gguf\n", "\(bench)")
+    }
 }

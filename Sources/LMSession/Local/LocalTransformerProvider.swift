@@ -101,7 +101,9 @@ public final class LocalTransformerProvider: ConversationModel {
         let toolCalls = format.toolCalls(architecture: model.config.architecture)
         var vision: LocalVision?
         if let mmprojPath {
-            guard FileManager.default.fileExists(atPath: mmprojPath) else { throw .fileNotFound(searched: [mmprojPath]) }
+            guard FileManager.default.fileExists(atPath: mmprojPath) else {
+                throw .loadFailed(path: mmprojPath, reason: "no mmproj file (the image encoder) at this path")
+            }
             vision = try LocalVision(path: mmprojPath, tokenizer: model.tokenizer, nEmbd: model.config.nEmbd,
                                      threads: threads ?? InferenceContext.defaultThreadCount)
         }

@@ -136,7 +136,8 @@ private struct SegmentCoding: Codable {
         var contentType: String?
         var data: String?
         var url: URL?
-        var orientation: UInt8?
+        /// Decoded as any integer, so a value out of 1-8 gets its own message.
+        var orientation: Int?
     }
     var type: String
     var id: String
@@ -157,7 +158,7 @@ private struct SegmentCoding: Codable {
             switch s.content {
             case .image(let image):
                 attachment = AttachmentBody(type: "image", contentType: image.contentType, data: image.data?.base64EncodedString(), url: image.url,
-                                            orientation: image.orientation == .up ? nil : image.orientation.rawValue)
+                                            orientation: image.orientation == .up ? nil : Int(image.orientation.rawValue))
             }
         }
     }
@@ -183,10 +184,14 @@ private struct SegmentCoding: Codable {
                 }
                 data = bytes
             }
+            guard attachment.data != nil || attachment.url != nil else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "attachment segment \(id): an image needs \"data\" or \"url\""))
+            }
             var orientation = ImageOrientation.up
             if let raw = attachment.orientation {
-                guard let value = ImageOrientation(rawValue: raw) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "attachment segment \(id): \"orientation\" \(raw) is not 1-8"))
+                guard let whole = UInt8(exactly: raw), let value = ImageOrientation(rawValue: whole) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription:
+                        "attachment segment \(id): \"orientation\" \(raw) is not one of 1-8 (the EXIF orientation values)"))
                 }
                 orientation = value
             }

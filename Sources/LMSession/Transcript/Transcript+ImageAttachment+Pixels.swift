@@ -19,8 +19,8 @@ extension Transcript.ImageAttachment {
         var channels: Int { self == .rgb ? 3 : 4 }
     }
 
-    /// An image from raw 8-bit pixels (ours: Linux has no `CGImage` or `CVPixelBuffer`), kept as an uncompressed
-    /// PNG file so every model reads exactly these pixels.
+    /// An image from raw 8-bit pixels (ours: Linux has no `CGImage` or `CVPixelBuffer`), kept as a
+    /// (lossless) PNG file so every model reads exactly these pixels.
     /// - Parameters:
     ///   - pixels: `[height, width, format.channels]` bytes, top row first.
     ///   - width, height: in pixels, each at least 1, at most 64 megapixels in all.
@@ -38,7 +38,8 @@ extension Transcript.ImageAttachment {
 
     /// The encoded image as shown: the bytes and type as they are for `.up`; otherwise the image decoded, turned by
     /// ``orientation`` and written as a PNG file (for models that take image files, which carry no orientation).
-    /// Nil when the bytes are not read yet; the bytes as they are when they do not decode (the model reports it).
+    /// Nil when the bytes are not read yet; the bytes as they are when they do not decode (``loaded()``, which the
+    /// session runs first, throws for those).
     var uprightFile: (data: Data, contentType: String)? {
         guard let data, let contentType else { return nil }
         guard orientation != .up, let turned = try? DecodedImage(data: data, turnedBy: orientation) else { return (data, contentType) }

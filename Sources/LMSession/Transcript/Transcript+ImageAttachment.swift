@@ -6,7 +6,7 @@ extension Transcript {
     ///
     /// Made from a file URL, it holds only the URL until a request reads the file (the session does it when the
     /// prompt joins the transcript, so a stored transcript holds the bytes); made from `Data`, it holds the bytes;
-    /// made from raw pixels, it holds them as an uncompressed PNG file. `contentType` is the MIME type: given, from
+    /// made from raw pixels, it holds them as a PNG file (lossless). `contentType` is the MIME type: given, from
     /// the file's extension, or from the bytes' signature.
     ///
     /// Apple's image attachment holds a `CGImage`, `CIImage` or `CVPixelBuffer`, which do not exist on Linux; see
@@ -54,6 +54,9 @@ extension Transcript {
             /// Raw pixels that do not make an image: the text says what is wrong (a size of zero, more than
             /// 64 megapixels, or a pixel count that differs from width times height).
             case invalidPixels(String)
+            /// An image with an orientation other than `.up` whose bytes do not decode, so it cannot be turned; the
+            /// text is the decoder's reason.
+            case undecodable(URL?, String)
 
             public var description: String {
                 switch self {
@@ -61,6 +64,7 @@ extension Transcript {
                 case let .unknownContentType(url): "unknown image type" + (url.map { " for \($0.path)" } ?? "") + " (expected PNG, JPEG, GIF or WebP)"
                 case let .orientationUnsupported(type): "cannot turn an image of type \(type) (orientation is applied to PNG and JPEG images only)"
                 case let .invalidPixels(reason): "invalid pixels: \(reason)"
+                case let .undecodable(url, reason): "cannot turn image" + (url.map { " \($0.path)" } ?? "") + ": it does not decode (\(reason))"
                 }
             }
         }
@@ -68,7 +72,9 @@ extension Transcript {
         /// This image with its bytes read and its type known.
         /// - Throws: ``LoadError/unreadable(_:_:)`` when the file cannot be read, ``LoadError/unknownContentType(_:)``
         ///   when neither extension nor bytes tell the format, ``LoadError/orientationUnsupported(contentType:)`` when
-        ///   an orientation other than `.up` is given for an image that is neither PNG nor JPEG.
+        ///   an orientation other than `.up` is given for an image that is neither PNG nor JPEG,
+        ///   ``LoadError/undecodable(_:_:)`` when such an image does not decode (it is decoded here to be sure it can be
+        ///   turned; an upright image is sent as it is, and a server judges its bytes).
         public func loaded() throws(LoadError) -> ImageAttachment {
             var image = self
             if image.data == nil, let url {
@@ -76,8 +82,11 @@ extension Transcript {
             }
             if image.contentType == nil, let data = image.data { image.contentType = Self.contentType(sniffing: data) }
             guard let data = image.data, let type = image.contentType else { throw .unknownContentType(url) }
-            if orientation != .up, !["image/png", "image/jpeg"].contains(Self.contentType(sniffing: data) ?? type) {
-                throw .orientationUnsupported(contentType: type)
+            if orientation != .up {
+                guard ["image/png", "image/jpeg"].contains(Self.contentType(sniffing: data) ?? type) else {
+                    throw .orientationUnsupported(contentType: type)
+                }
+                do { _ = try DecodedImage(data: data) } catch { throw .undecodable(url, error.description) }
             }
             return image
         }

@@ -10,6 +10,9 @@ enum GenerateCommand {
         if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--image" || $0.hasPrefix("--image=") }) {
             return try ImageGeneration.run(args)
         }
+        if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--mmproj" || $0.hasPrefix("--mmproj=") }) {
+            throw .usage("generate --mmproj needs --image FILE (the image the vision model reads)")
+        }
         let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context"]),
                                          switches: ["raw", "greedy"])
         guard a.positional.count == 1 else { throw .usage("generate takes exactly one PROMPT argument") }

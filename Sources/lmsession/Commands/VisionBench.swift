@@ -15,8 +15,15 @@ enum VisionBench {
         let reps = try a.int("repetitions") ?? 3
         guard reps > 0 else { throw .usage("--repetitions must be positive") }
         let threads = try a.threads() ?? InferenceContext.defaultThreadCount
+        for (file, what) in [(mmproj, "mmproj file"), (path, "image")] where !FileManager.default.fileExists(atPath: file) {
+            throw .failed("\(what) not found at \(file)")
+        }
         let image: DecodedImage
-        do { image = try DecodedImage(contentsOf: URL(fileURLWithPath: path)) } catch { throw .failed("\(path): \(error)") }
+        do { image = try DecodedImage(contentsOf: URL(fileURLWithPath: path)) } catch let error as ImageDecodingError {
+            throw .failed("\(path): \(error)")
+        } catch {
+            throw .failed("cannot read \(path): \(error.localizedDescription)")
+        }
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let encoder: VisionEncoder
         do { encoder = try VisionEncoder(path: mmproj, threads: threads) } catch { throw .failed("\(error)") }
