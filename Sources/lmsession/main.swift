@@ -6,7 +6,7 @@ let usage = """
 
     Commands:
       generate [--model PATH] [--system TEXT] [--raw] [--greedy | --temperature T --top-k K --top-p P --min-p P --seed S]
-               [--repeat-penalty R] [--max-tokens N] [--threads N] PROMPT
+               [--repeat-penalty R] [--max-tokens N] [--threads N] [--context N] PROMPT
       generate --schema FILE.json [--model PATH] [--system TEXT] [--greedy | --temperature T --top-k K | --top-p P --seed S] [--max-tokens N]
                [--threads N] [--context N] [--no-schema-in-prompt] PROMPT
                (--no-schema-in-prompt: the grammar enforces the schema without describing it in the prompt)
