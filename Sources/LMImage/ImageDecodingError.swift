@@ -48,7 +48,8 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .unrecognizedFormat(let prefix):
-            "not a PNG or JPEG file (starts with \(prefix.map { String($0, radix: 16) }))"
+            prefix.isEmpty ? "not a PNG or JPEG file (it is empty)"
+                : "not a PNG or JPEG file (starts with " + prefix.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ") + ")"
         case .truncated(let part, let offset): "file ends inside \(part) starting at offset \(offset)"
         case .crcMismatch(let chunk, let offset, let stored, let computed):
             "PNG chunk \(chunk) at offset \(offset): stored CRC \(stored), computed \(computed)"

@@ -63,6 +63,13 @@ struct CommandLineArguments {
         return n
     }
 
+    /// `--context N` (positions of the KV cache), or `defaultValue`; a usage error below 1.
+    func contextSize(default defaultValue: Int = 4096) throws(CLIError) -> Int {
+        let n = try int("context") ?? defaultValue
+        guard n >= 1 else { throw .usage("--context must be at least 1") }
+        return n
+    }
+
     /// `--max-tokens N` (a response's token cap), or `defaultValue`; a usage error below `minimum`
     /// (`reason`, if given, says why).
     func maxTokens(default defaultValue: Int, minimum: Int = 0, reason: String? = nil) throws(CLIError) -> Int {

@@ -72,4 +72,11 @@ struct CommandLineErrorTests {
         #expect(benchStatus == 1, "\(bench)")
         #expect(bench == "error: mmproj file not found at /nonexistent/m.gguf\n", "\(bench)")
     }
+
+    @Test(arguments: [["generate", "--context", "0", "Hi"], ["generate", "--context", "-5", "--schema", "s.json", "Hi"]])
+    func aContextBelowOneIsAUsageError(_ arguments: [String]) throws {
+        let (status, output) = try CommandLineVocabularyTests.run(arguments + ["--model", "/nonexistent/model.gguf"])
+        #expect(status == 2, "\(output)")
+        #expect(output.hasPrefix("error: usage error: --context must be at least 1"), "\(output)")
+    }
 }

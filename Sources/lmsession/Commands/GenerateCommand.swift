@@ -19,7 +19,7 @@ enum GenerateCommand {
         let (params, seed) = try SamplingOptions.parse(a)
         // Every option is checked before the model loads, so a usage error is reported as one (exit 2) at once.
         let threads = try a.threads()
-        let contextSize = try a.int("context") ?? 4096
+        let contextSize = try a.contextSize()
         let maxTokens = try a.maxTokens(default: 256)
         let model = try ModelLocator.load(a.string("model"))
         let prompt: [Int]

@@ -15,7 +15,7 @@ enum ImageGeneration {
         guard a.positional.count == 1 else { throw .usage("generate --image takes exactly one PROMPT argument") }
         guard let mmproj = a.string("mmproj") else { throw .usage("generate --image needs --mmproj MMPROJ.gguf, the model's image encoder") }
         guard let image = a.string("image"), !image.isEmpty else { throw .usage("--image needs a file path") }
-        let contextSize = try a.int("context") ?? 4096
+        let contextSize = try a.contextSize()
         let threads = try a.threads()
         let options = try SchemaGeneration.generationOptions(a)
         let modelPath = ModelLocator.path(a.string("model"))

@@ -13,7 +13,7 @@ enum SchemaGeneration {
         let a = try CommandLineArguments(args, valueOptions: valueOptions, switches: ["greedy", "no-schema-in-prompt"])
         guard a.positional.count == 1 else { throw .usage("generate --schema takes exactly one PROMPT argument") }
         // Options first (usage errors, exit 2), then the files.
-        let contextSize = try a.int("context") ?? 4096
+        let contextSize = try a.contextSize()
         let threads = try a.threads()
         let schemaPath = a.string("schema") ?? ""
         let schema = try readSchema(at: schemaPath)
