@@ -15,6 +15,16 @@ struct FullAttention: ParallelRangeJob {
         }
     }
 
+    /// Writes `v` `[nTokens, nHead * headDim]` as `[nHead, nTokens, headDim]` into `byHead` (``FullAttentionWork``'s values).
+    static func groupValues(_ v: UnsafePointer<Float>, into byHead: UnsafeMutablePointer<Float>, nTokens: Int, nHead: Int, headDim: Int) {
+        let width = nHead * headDim
+        for t in 0..<nTokens {
+            for h in 0..<nHead {
+                (byHead + (h * nTokens + t) * headDim).update(from: v + t * width + h * headDim, count: headDim)
+            }
+        }
+    }
+
     func run(_ range: Range<Int>) {
         let scores = UnsafeMutablePointer<Float>.allocate(capacity: FullAttentionKernel<PortableMultiplyAdd>.queriesPerPass * work.nTokens)
         defer { scores.deallocate() }

@@ -50,7 +50,9 @@ struct VisionBlock: Sendable {
                 k(h, nTokens: T, into: kb.baseAddress!, scratch: scratch, pool: pool)
                 v(h, nTokens: T, into: vb.baseAddress!, scratch: scratch, pool: pool)
                 FullAttention.transposeKeys(kb.baseAddress!, into: ktb.baseAddress!, nTokens: T, nHead: nHead, headDim: headDim)
-                let work = FullAttentionWork(q: qb.baseAddress!, kT: ktb.baseAddress!, v: vb.baseAddress!, out: ab.baseAddress!,
+                // The keys' buffer is free once transposed: it takes the values grouped by head.
+                FullAttention.groupValues(vb.baseAddress!, into: kb.baseAddress!, nTokens: T, nHead: nHead, headDim: headDim)
+                let work = FullAttentionWork(q: qb.baseAddress!, kT: ktb.baseAddress!, v: kb.baseAddress!, out: ab.baseAddress!,
                                              nTokens: T, nHead: nHead, headDim: headDim)
                 pool.parallelFor(0..<T, alignment: 8, job: FullAttention(work: work, kernels: KernelSet.active.vectorKernels))
                 o(ab.baseAddress!, nTokens: T, into: h, scratch: scratch, pool: pool)

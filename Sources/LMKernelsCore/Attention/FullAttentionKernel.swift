@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// The tensors of one non-causal multi-head attention (a ViT's): every token attends to every token.
-/// `q`, `v` and `out` are `[nTokens, nHead * headDim]`; `kT` holds the keys transposed per head,
+/// `q` and `out` are `[nTokens, nHead * headDim]`; `kT` holds the keys transposed per head,
 /// `[nHead, headDim, nTokens]`, so 8 keys' scores come from one vector multiply-add per dimension with no
-/// horizontal sums. `scores` is `FullAttentionKernel.queriesPerPass * nTokens` Floats per thread of work.
+/// horizontal sums; `v` holds the values by head, `[nHead, nTokens, headDim]`, so a head's sweep is contiguous. `scores` is `FullAttentionKernel.queriesPerPass * nTokens` Floats per thread of work.
 public struct FullAttentionWork: @unchecked Sendable {  // pointers owned by the caller for the call
     public let q: UnsafePointer<Float>, kT: UnsafePointer<Float>, v: UnsafePointer<Float>
     public let out: UnsafeMutablePointer<Float>
@@ -100,7 +100,7 @@ public enum FullAttentionKernel<M: MultiplyAdd> {
     @inlinable @inline(__always)
     static func weightValues(_ w: FullAttentionWork, _ t0: Int, _ count: Int, _ h: Int, _ p: UnsafeMutablePointer<Float>) {
         let width = w.nHead * w.headDim, T = w.nTokens, headDim = w.headDim
-        let values = w.v + h * headDim
+        let values = w.v + h * T * headDim
         func probabilities(_ i: Int) -> UnsafePointer<Float> { UnsafePointer(p + min(i, count - 1) * T) }
         let p0 = probabilities(0), p1 = probabilities(1), p2 = probabilities(2), p3 = probabilities(3)
         let p4 = probabilities(4), p5 = probabilities(5), p6 = probabilities(6), p7 = probabilities(7)
@@ -109,7 +109,7 @@ public enum FullAttentionKernel<M: MultiplyAdd> {
             var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
             var a4 = SIMD8<Float>(), a5 = SIMD8<Float>(), a6 = SIMD8<Float>(), a7 = SIMD8<Float>()
             for j in 0..<T {
-                let v8 = UnsafeRawPointer(values + j * width + d).loadUnaligned(as: SIMD8<Float>.self)
+                let v8 = UnsafeRawPointer(values + j * headDim + d).loadUnaligned(as: SIMD8<Float>.self)
                 a0 = M.madd(a0, SIMD8(repeating: p0[j]), v8)
                 a1 = M.madd(a1, SIMD8(repeating: p1[j]), v8)
                 a2 = M.madd(a2, SIMD8(repeating: p2[j]), v8)
@@ -127,7 +127,7 @@ public enum FullAttentionKernel<M: MultiplyAdd> {
         while d < headDim {
             for i in 0..<count {
                 var sum: Float = 0
-                for j in 0..<T { sum += p[i * T + j] * values[j * width + d] }
+                for j in 0..<T { sum += p[i * T + j] * values[j * headDim + d] }
                 w.out[(t0 + i) * width + h * headDim + d] = sum
             }
             d += 1
