@@ -26,7 +26,7 @@ struct FullAttention: ParallelRangeJob {
     }
 
     func run(_ range: Range<Int>) {
-        let scores = UnsafeMutablePointer<Float>.allocate(capacity: FullAttentionKernel<PortableMultiplyAdd>.queriesPerPass * work.nTokens)
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: work.scoresCount)
         defer { scores.deallocate() }
         kernels.attendAll(work, range, scores)
     }

@@ -10,7 +10,7 @@ public struct VectorKernels: Sendable {
     /// some half is an infinity or NaN.
     public let halves: @Sendable (_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) -> Bool
     /// The rows of tokens in the range of a non-causal attention (``FullAttentionKernel/attend(_:tokens:scores:)``),
-    /// with ``FullAttentionKernel/queriesPerPass`` `* nTokens` Floats of scratch.
+    /// with ``FullAttentionWork/scoresCount`` Floats of scratch.
     public let attendAll: @Sendable (FullAttentionWork, Range<Int>, UnsafeMutablePointer<Float>) -> Void
 
     public init(gate: @escaping @Sendable (Gating, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Range<Int>) -> Void,
