@@ -4,13 +4,13 @@ import LMTransformer
 /// With `--schema FILE` the answer is a JSON value following that schema (`SchemaGeneration`).
 enum GenerateCommand {
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
-        if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--schema" || $0.hasPrefix("--schema=") }) {
-            return try SchemaGeneration.run(args)
+        // Which generation this is, from the options given before `--` (the rest may be the prompt).
+        func given(_ option: String) -> Bool {
+            args.prefix(while: { $0 != "--" }).contains { $0 == "--" + option || $0.hasPrefix("--\(option)=") }
         }
-        if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--image" || $0.hasPrefix("--image=") }) {
-            return try ImageGeneration.run(args)
-        }
-        if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--mmproj" || $0.hasPrefix("--mmproj=") }) {
+        if given("schema") { return try SchemaGeneration.run(args) }
+        if given("image") { return try ImageGeneration.run(args) }
+        if given("mmproj") {
             throw .usage("generate --mmproj needs --image FILE (the image the vision model reads)")
         }
         let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context"]),

@@ -23,7 +23,7 @@ extension ToolCallDecoder {
                 guard case let .structure(properties, _) = item.kind, let arguments = properties[argumentsKey] else {
                     throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "a call without arguments")
                 }
-                if (earlier + calls).contains(where: { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }) {
+                if Self.repeats(name, arguments, earlier) || Self.repeats(name, arguments, calls) {
                     repeated = true
                 } else {
                     let id = try idKey.map { try item.value(String.self, forProperty: $0) } ?? makeID()
@@ -35,5 +35,10 @@ extension ToolCallDecoder {
                                                 debugDescription: "The tool call does not decode: \(json) (\(error))")
         }
         return (calls, repeated)
+    }
+
+    /// Whether `calls` holds a call of `name` with these arguments: a model writing it again is looping.
+    static func repeats(_ name: String, _ arguments: GeneratedContent, _ calls: [Transcript.ToolCall]) -> Bool {
+        calls.contains { $0.toolName == name && $0.arguments.jsonString == arguments.jsonString }
     }
 }

@@ -314,7 +314,7 @@ package struct ToolCallDecoder {
         if let nameFirst = envelope.nameFirst {
             // One call per opening; a repeated call means the model is looping: end the turn.
             let call = try nameFirstCall(nameFirst)
-            if calls.contains(where: { $0.toolName == call.toolName && $0.arguments.jsonString == call.arguments.jsonString }) {
+            if Self.repeats(call.toolName, call.arguments, calls) {
                 phase = .done
             } else {
                 calls.append(call)
