@@ -77,24 +77,10 @@ public enum SchemaCorpus {
     }
 
     static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
-        let p = Process()
-        p.executableURL = script
-        p.arguments = arguments
-        if let environment { p.environment = environment }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Read both pipes to the end before waiting, so a full pipe cannot block the script.
-        nonisolated(unsafe) var errors = Data()
-        let reader = Thread { errors = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        guard p.terminationStatus == 0 else {
-            throw Failure(description: "Scripts/schema-corpus \(arguments.joined(separator: " ")) exited with \(p.terminationStatus): \(String(decoding: errors.suffix(600), as: UTF8.self))")
+        let result = try Subprocess.run(script, arguments, environment: environment)
+        guard result.status == 0 else {
+            throw Failure(description: "Scripts/schema-corpus \(arguments.joined(separator: " ")) exited with \(result.status): \(String(decoding: result.standardError.suffix(600), as: UTF8.self))")
         }
-        return String(decoding: data, as: UTF8.self)
+        return result.text
     }
 }

@@ -47,16 +47,10 @@ public enum LlamaCppSource {
     public static func root() throws -> URL {
         try cached.withLock { cached in
             if let cached { return cached }
-            let p = Process()
-            let out = Pipe()
-            p.executableURL = TestPaths.repoRoot.appendingPathComponent("Scripts/llama-cpp-source")
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard p.terminationStatus == 0, !path.isEmpty else {
-                throw TestModelError.scriptFailed(script: "Scripts/llama-cpp-source", status: p.terminationStatus)
+            let result = try Subprocess.run(TestPaths.repoRoot.appendingPathComponent("Scripts/llama-cpp-source"))
+            let path = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard result.status == 0, !path.isEmpty else {
+                throw TestModelError.scriptFailed(script: "Scripts/llama-cpp-source", status: result.status)
             }
             let url = URL(fileURLWithPath: path)
             cached = url
@@ -91,12 +85,8 @@ public enum TestModels {
         lock.lock(); defer { lock.unlock() }
         let url = TestPaths.repoRoot.appendingPathComponent("Models").appendingPathComponent(model.file)
         if FileManager.default.fileExists(atPath: url.path) { return url.path }
-        let p = Process()
-        p.executableURL = TestPaths.repoRoot.appendingPathComponent("Models/fetch")
-        p.arguments = [model.name]
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw TestModelError.fetchFailed(name: model.name, status: p.terminationStatus) }
+        let result = try Subprocess.run(TestPaths.repoRoot.appendingPathComponent("Models/fetch"), [model.name])
+        guard result.status == 0 else { throw TestModelError.fetchFailed(name: model.name, status: result.status) }
         return url.path
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Code that switches over LMSession's error enums as Apple's documentation and forums write it for
@@ -88,19 +89,12 @@ import Testing
         let file = directory.appendingPathComponent("Client.swift")
         try Self.source.write(to: file, atomically: true, encoding: .utf8)
 
-        let p = Process()
-        p.executableURL = try Self.swiftc()
-        p.arguments = ["-typecheck", "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path,
-                       "-Xcc", "-fmodule-map-file=\(moduleMap.path)", "-module-cache-path", directory.appendingPathComponent("cache").path,
-                       file.path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        #expect(p.terminationStatus == 0, "\(output)")
+        let result = try Subprocess.run(try Self.swiftc(), ["-typecheck", "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path,
+                                                            "-Xcc", "-fmodule-map-file=\(moduleMap.path)", "-module-cache-path",
+                                                            directory.appendingPathComponent("cache").path, file.path],
+                                        mergingStandardError: true)
+        let output = result.text
+        #expect(result.status == 0, "\(output)")
         let line = try #require(Self.source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasSuffix("// warns") }) + 1
         let diagnostics = output.split(separator: "\n").filter { $0.hasPrefix(file.path + ":") }
         #expect(diagnostics == ["\(file.path):\(line):5: warning: switch must be exhaustive"], "\(output)")

@@ -49,19 +49,8 @@ struct ChatTemplateCommandTests {
     static var supported: [Pair] { pairs.filter { $0.convention != unsupported } }
 
     static func run(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = try CommandLineVocabularyTests.binary()
-        p.arguments = arguments
-        let out = Pipe(), inPipe = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = inPipe
-        try p.run()
-        inPipe.fileHandleForWriting.write(Data(input.utf8))
-        try inPipe.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try Subprocess.run(try CommandLineVocabularyTests.binary(), arguments, input: Data(input.utf8), mergingStandardError: true)
+        return (result.status, result.text)
     }
 
     @Test("info prints the template and its tool-call convention", arguments: pairs)

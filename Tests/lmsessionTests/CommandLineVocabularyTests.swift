@@ -15,16 +15,8 @@ struct CommandLineVocabularyTests {
     }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = try binary()
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try Subprocess.run(try binary(), arguments, mergingStandardError: true)
+        return (result.status, result.text)
     }
 
     @Test("tokenize prints the suite's ids", arguments: ["bert-bge", "gemma-4", "gpt-2", "llama-spm", "qwen35"])
