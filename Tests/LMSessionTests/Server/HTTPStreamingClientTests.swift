@@ -59,12 +59,12 @@ struct HTTPStreamingClientTests {
     @Test func aSlowFirstByteTimesOutWithinTheTimeout() async throws {
         let proxy = try FaultProxy()
         defer { proxy.stop() }
-        // The bound only has to show the timeout cut a 20 s wait short: a loaded CI machine runs late.
-        proxy.enqueue(.delay(.seconds(20), then: .respond(status: 200)))
+        // The bound only has to show the timeout cut a 60 s wait short: a loaded CI machine runs late.
+        proxy.enqueue(.delay(.seconds(60), then: .respond(status: 200)))
         let start = ContinuousClock.now
         await #expect(throws: LanguageModelError.self) { try await HTTPStreamingClient.send(Self.request(proxy, timeout: 0.5)) }
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(10))
+        #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(30))
     }
 
     @Test func anEndlessStreamTimesOutWithinTheTimeout() async throws {
@@ -75,7 +75,7 @@ struct HTTPStreamingClientTests {
         let response = try await HTTPStreamingClient.send(Self.request(proxy, timeout: 1))
         await #expect(throws: LanguageModelError.self) { try await Self.body(response) }
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .seconds(1) && elapsed < .seconds(10))   // endless otherwise; loose for a loaded machine
+        #expect(elapsed >= .seconds(1) && elapsed < .seconds(30))   // endless otherwise; loose for a loaded machine
     }
 
     @Test func anOversizedBodyStopsAtTheLimit() async throws {

@@ -79,16 +79,17 @@ struct OpenAIFaultTests {
     }
 
     @Test func aSlowFirstByteTimesOut() async throws {
-        // Loose upper bounds: they only have to show the timeout cut the wait short on a loaded machine.
-        let (error, elapsed, _) = try await Self.failure(.delay(.seconds(20), then: .stream(chunks: OpenAIStreams.text(["late"]))))
+        // Loose upper bounds: they only have to show the 1 s timeout cut a 60 s wait short. Under a full test run on
+        // 2 cores the runner's threads can be busy for several seconds before the waiting test resumes.
+        let (error, elapsed, _) = try await Self.failure(.delay(.seconds(60), then: .stream(chunks: OpenAIStreams.text(["late"]))))
         guard case LanguageModelError.timeout = error else { Issue.record("\(error)"); return }
-        #expect(elapsed >= .seconds(1) && elapsed < .seconds(10))
+        #expect(elapsed >= .seconds(1) && elapsed < .seconds(30))
     }
 
     @Test func anEndlessStreamTimesOut() async throws {
         let (error, elapsed, _) = try await Self.failure(.endless(chunk: OpenAIStreams.delta("again "), interval: .milliseconds(5)))
         guard case LanguageModelError.timeout = error else { Issue.record("\(error)"); return }
-        #expect(elapsed < .seconds(10))
+        #expect(elapsed < .seconds(30))   // endless otherwise
     }
 
     @Test func anOversizedBodyIsTooLarge() async throws {
@@ -137,11 +138,14 @@ struct OpenAIFaultTests {
         let url = port.baseURL
         let model = OpenAICompatibleLanguageModel(baseURL: url.appendingPathComponent("v1"), model: "m", apiKey: OpenAIStreams.secret, timeout: 5)
         let session = LanguageModelSession(model: model)
+        let start = ContinuousClock.now
         await #expect { try await session.respond(to: "x") } throws: { error in
             guard case ServerModelError.unreachable(let what) = error else { return false }
             return what.hasPrefix(url.absoluteString)
         }
-        #expect(model.availability == .unavailable(.modelNotReady))
+        // Held for 5 s (`ServerReachability.holdSeconds`); a loaded run may resume this test after it.
+        if ContinuousClock.now - start < .seconds(5) { #expect(model.availability == .unavailable(.modelNotReady)) }
+        // Checking asks the server again: refused, so unavailable whatever the time.
         #expect(await model.checkAvailability() == .unavailable(.modelNotReady))
         #expect(session.transcript.isEmpty)
         withExtendedLifetime(port) {}

@@ -56,17 +56,28 @@ struct ServerAvailabilityTests {
         #expect(model.availability == .available && cause() == nil)
         let session = LanguageModelSession(model: model, instructions: "Be brief.")
         var thrown: ServerModelError?
+        let start = ContinuousClock.now
         do { _ = try await session.respond(to: "Hi") } catch let error as ServerModelError { thrown = error }
         guard case .unreachable(let what)? = thrown else { Issue.record("\(String(describing: thrown))"); return }
         // The origin and what failed, in words and as the URLError code.
         #expect(what.hasPrefix(port.baseURL.absoluteString) && what.contains("could not connect") && what.contains("URLError -1004"), "\(what)")
-        #expect(model.availability == .unavailable(.modelNotReady))
-        #expect(cause() == thrown)
+        // The model holds the failure for 5 s (`ServerReachability.holdSeconds`), counted from a moment after
+        // `start`. Under a full run on 2 cores this test may resume later than that; only a check made within
+        // the hold can expect it.
+        let withinHold = { ContinuousClock.now - start < .seconds(5) }
+        if withinHold() {
+            #expect(model.availability == .unavailable(.modelNotReady))
+            #expect(cause() == thrown)
+        }
         // The next request, within the hold, is refused by the session with the cause in Apple's error.
-        await #expect(performing: { try await session.respond(to: "Hi again") }, throws: { error in
-            guard case SystemLanguageModel.Error.assetsUnavailable(let info) = error else { return false }
-            return info.debugDescription == "The model is unavailable (modelNotReady): The server is unreachable: \(what)."
-        })
+        do {
+            _ = try await session.respond(to: "Hi again")
+            Issue.record("a request to a refusing port answered")
+        } catch SystemLanguageModel.Error.assetsUnavailable(let info) {
+            #expect(info.debugDescription == "The model is unavailable (modelNotReady): The server is unreachable: \(what).")
+        } catch {
+            #expect(!withinHold(), "within the hold the session refuses the request itself: \(error)")
+        }
         #expect(session.transcript.map(\.kindLabel) == ["instructions"])
         withExtendedLifetime(port) {}
     }
