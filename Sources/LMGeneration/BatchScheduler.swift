@@ -126,6 +126,8 @@ public final class BatchScheduler: @unchecked Sendable {
 
     /// One batched pass over ``stepping`` (on the leader's thread, holding the turn).
     private func step() {
+        // Emptied after the step too: a context kept here would outlive its session until the next step.
+        defer { stepContexts.removeAll(keepingCapacity: true) }
         stepContexts.removeAll(keepingCapacity: true)
         stepTokens.removeAll(keepingCapacity: true)
         for s in stepping {

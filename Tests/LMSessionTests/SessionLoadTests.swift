@@ -139,9 +139,13 @@ import Testing
 
         // Released sessions give their KV caches back (a conversation goes when its last queued work ends).
         #expect(try await SessionLimitTests.eventually { Self.provider.heldCaches == 0 }, "every session's cache was freed")
+        // Exactly: no context (KV cache) of the 64 sessions is left on the engine.
+        #expect(try await SessionLimitTests.eventually { Self.provider.liveContexts == 0 }, "contexts left: \(String(describing: Self.provider.liveContexts))")
+        // Roughly, the process as a whole: the other suites run beside this one and move its resident size by
+        // 100 MB and more, so this bound is coarse; the count above is the exact check.
         if let baseline, let after = Self.residentBytes() {
             print("resident: baseline \(baseline >> 20) MiB, after \(after >> 20) MiB")
-            #expect(after < baseline + (96 << 20), "memory returns near its baseline once sessions are released")
+            #expect(after < baseline + (256 << 20), "memory returns near its baseline once sessions are released")
         }
     }
 }

@@ -168,6 +168,9 @@ public final class LocalTransformerProvider: ConversationModel {
     /// KV caches this provider's sessions hold now (generating or idle).
     package var heldCaches: Int { budget.held }
 
+    /// Contexts (KV caches) alive on the loaded model's engine, whoever holds them; nil before loading.
+    package var liveContexts: Int? { (try? loaded())?.scheduler.engine.liveContexts }
+
     package func makeConversation() -> any LanguageModelConversation {
         LocalConversation(provider: self)
     }

@@ -1,4 +1,5 @@
 import LMKernels
+import Synchronization
 
 /// The rows of one sequence in a forward pass: `count` rows from `firstRow` of the activations, at
 /// positions `firstPosition...` of that sequence's KV cache.
@@ -46,8 +47,18 @@ public final class ForwardEngine: @unchecked Sendable {
     /// RoPE of global and local layers at this context size.
     private let ropeGlobal: RoPE, ropeLocal: RoPE
     private let usesGlobalRoPE: Bool, usesLocalRoPE: Bool
-    /// The sequences of the pass being run (capacity ``maxBatch``, reused).
+    /// The sequences of the pass being run (capacity ``maxBatch``, reused; emptied after the pass, so that a
+    /// finished sequence's KV cache is not kept alive by the engine).
     private var rows: [SequenceRows] = []
+    /// Contexts made on this engine that are still alive, each holding a KV cache.
+    private let contexts = Atomic<Int>(0)
+
+    /// Contexts (each with its KV cache, ``cacheBytes``) alive on this engine now: what a leak of
+    /// sessions would leave behind. For tests and diagnostics.
+    package var liveContexts: Int { contexts.load(ordering: .relaxed) }
+
+    func contextOpened() { contexts.add(1, ordering: .relaxed) }
+    func contextClosed() { contexts.subtract(1, ordering: .relaxed) }
 
     /// - Parameters:
     ///   - contextSize: positions per KV cache, in tokens (capped by the model's trained length).
@@ -108,7 +119,7 @@ public final class ForwardEngine: @unchecked Sendable {
     func forward(embeddings: UnsafePointer<Float>, count: Int, cache: KVCache, firstPosition: Int,
                  logits selection: LogitSelection) {
         scratch.x.update(from: embeddings, count: count * model.config.nEmbd)
-        rows.removeAll(keepingCapacity: true)
+        defer { rows.removeAll(keepingCapacity: true) }
         rows.append(SequenceRows(cache: cache, firstRow: 0, count: count, firstPosition: firstPosition))
         run(nRows: count, rows, independentRows: count == 1, logits: selection)
     }
@@ -143,7 +154,7 @@ public final class ForwardEngine: @unchecked Sendable {
     /// One forward pass over `tokens` of one sequence at positions `firstPosition...` of `cache`.
     func forward<Tokens: RandomAccessCollection<Int>>(_ tokens: Tokens, cache: KVCache, firstPosition: Int,
                                                       logits selection: LogitSelection) {
-        rows.removeAll(keepingCapacity: true)
+        defer { rows.removeAll(keepingCapacity: true) }
         rows.append(SequenceRows(cache: cache, firstRow: 0, count: tokens.count, firstPosition: firstPosition))
         forward(tokens, rows, independentRows: tokens.count == 1, logits: selection)
     }
@@ -168,6 +179,7 @@ public final class ForwardEngine: @unchecked Sendable {
             guard tokens[i] >= 0, tokens[i] < model.config.vocabSize else { throw .invalidToken(tokens[i]) }
         }
         let vocab = model.config.vocabSize
+        defer { rows.removeAll(keepingCapacity: true) }
         var start = 0
         while start < contexts.count {
             let n = min(Self.logitRows, contexts.count - start)

@@ -49,7 +49,10 @@ public final class InferenceContext: @unchecked Sendable {
         self.contextSize = engine.contextSize
         cache = KVCache(nLayer: c.nLayer, contextSize: contextSize, nKVHead: c.nKVHead, headDim: c.headDim)
         tokens.reserveCapacity(contextSize)
+        engine.contextOpened()
     }
+
+    deinit { engine.contextClosed() }
 
     /// Thread counts a context accepts: more threads than this only contend for the cores.
     public static let supportedThreadCounts = 1...64
