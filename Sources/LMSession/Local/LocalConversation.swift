@@ -12,11 +12,18 @@ import Synchronization
 /// starve, and whose threads must not block waiting for a batched step), so prewarming and generation of
 /// one session never overlap.
 final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @unchecked Sendable {
-    // @unchecked: `sequence` is read and written on `queue` while this session holds its cache in the
+    // @unchecked: `slot.sequence` is read and written on `queue` while this session holds its cache in the
     // provider's budget, or set to nil by the budget (under its lock) while the session is idle.
     let provider: LocalTransformerProvider
     private let queue = DispatchQueue(label: "LMSession.LocalConversation")
-    private var sequence: BatchedSequence?
+    private let slot = SequenceSlot()
+
+    /// The session's sequence, boxed so that the budget's evict closure holds the box, not the conversation:
+    /// a conversation released while that closure held it would run its deinit, which takes the budget's
+    /// lock, under that lock, and wait for itself for ever.
+    private final class SequenceSlot: @unchecked Sendable {
+        var sequence: BatchedSequence?
+    }
 
     /// Tokens per prefill batch: large enough for batched matmuls, small enough to notice cancellation quickly.
     static let prefillChunk = 128
@@ -30,7 +37,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
     /// Takes this session's KV cache from the provider's budget for a request (or keeps the one it has).
     /// - Returns: false when stopped while waiting.
     private func acquireCache(wait: Bool, stop: StopFlag) throws(LocalModelError) -> Bool {
-        try provider.budget.acquire(self, wait: wait, evict: { [weak self] in self?.sequence = nil }, isCancelled: { stop.isSet })
+        try provider.budget.acquire(self, wait: wait, evict: { [slot] in slot.sequence = nil }, isCancelled: { stop.isSet })
     }
 
     func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
@@ -57,9 +64,9 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
     // MARK: - On `queue`
 
     private func batchedSequence(_ loaded: LoadedModel) -> BatchedSequence {
-        if let sequence { return sequence }
+        if let sequence = slot.sequence { return sequence }
         let created = BatchedSequence(context: InferenceContext(engine: loaded.scheduler.engine), scheduler: loaded.scheduler)
-        sequence = created
+        slot.sequence = created
         return created
     }
 
