@@ -75,6 +75,30 @@ struct AttachmentOrientationTests {
         #expect(image.data == file && image.orientation == orientation)
     }
 
+    @Test func `a turned image is turned once for the requests of a conversation`() async throws {
+        let proxy = try FaultProxy()
+        defer { proxy.stop() }
+        proxy.enqueue(.stream(chunks: OpenAIStreams.text(["Ok."])), .stream(chunks: OpenAIStreams.text(["Still ok."])))
+        let model = OpenAICompatibleLanguageModel(baseURL: proxy.baseURL.appendingPathComponent("v1"), model: "vlm", contextSize: 4096, timeout: 5,
+                                                  capabilities: LanguageModelCapabilities(capabilities: [.vision]))
+        // Pixels no other test uses, so the cache entry is this test's own.
+        let pixels = (0..<(7 * 5 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let attachment = try Attachment(pixels: pixels, width: 7, height: 5, orientation: .left)
+        let session = LanguageModelSession(model: model)
+        _ = try await session.respond { "What is this?"; attachment }
+        _ = try await session.respond(to: "And now?")
+        let sent = try proxy.requests.map { request -> String in
+            let messages = try #require(request.json?["messages"] as? [[String: Any]])
+            let parts = try #require(messages.first { $0["role"] as? String == "user" }?["content"] as? [[String: Any]])
+            return try #require((parts.last?["image_url"] as? [String: Any])?["url"] as? String)
+        }
+        #expect(sent.count == 2 && sent[0] == sent[1])
+        guard case .prompt(let prompt) = session.transcript[0], case .attachment(let segment) = prompt.segments[1],
+              case .image(let image) = segment.content, let data = image.data else { Issue.record("no image in \(session.transcript)"); return }
+        let hits = try #require(UprightFileCache.hits(for: data, orientation: .left), "the turned file is kept")
+        #expect(hits >= 1, "the second request reused the first one's file")
+    }
+
     @Test func `an orientation for an image this package cannot turn throws before anything is sent`() async throws {
         let proxy = try FaultProxy()
         defer { proxy.stop() }

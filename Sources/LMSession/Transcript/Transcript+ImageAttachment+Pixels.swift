@@ -37,12 +37,12 @@ extension Transcript.ImageAttachment {
     }
 
     /// The encoded image as shown: the bytes and type as they are for `.up`; otherwise the image decoded, turned by
-    /// ``orientation`` and written as a PNG file (for models that take image files, which carry no orientation).
-    /// Nil when the bytes are not read yet; the bytes as they are when they do not decode (``loaded()``, which the
-    /// session runs first, throws for those).
+    /// ``orientation`` and written as a PNG file (for models that take image files, which carry no orientation),
+    /// made once for the requests that follow (``UprightFileCache``). Nil when the bytes are not read yet; the bytes
+    /// as they are when they do not decode (``loaded()``, which the session runs first, throws for those).
     var uprightFile: (data: Data, contentType: String)? {
         guard let data, let contentType else { return nil }
-        guard orientation != .up, let turned = try? DecodedImage(data: data, turnedBy: orientation) else { return (data, contentType) }
-        return (Data(PNGEncoder.encode(width: turned.width, height: turned.height, channels: 3, pixels: turned.pixels)), "image/png")
+        guard orientation != .up, let file = UprightFileCache.file(for: data, orientation: orientation) else { return (data, contentType) }
+        return (file, "image/png")
     }
 }
