@@ -18,7 +18,6 @@ public enum Subprocess {
         public let standardError: Data
 
         public var text: String { String(decoding: standardOutput, as: UTF8.self) }
-        public var errorText: String { String(decoding: standardError, as: UTF8.self) }
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -39,9 +38,10 @@ public enum Subprocess {
         p.executableURL = executable
         p.arguments = arguments
         if let environment { p.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = mergingStandardError ? nil : Pipe()
         p.standardOutput = out
-        p.standardError = mergingStandardError ? out : err
+        p.standardError = err ?? out
         let inPipe = input.map { _ in Pipe() }
         if let inPipe { p.standardInput = inPipe }
         let exited = DispatchSemaphore(value: 0)
@@ -49,7 +49,7 @@ public enum Subprocess {
         try p.run()
 
         let outData = Reader(out.fileHandleForReading)
-        let errData = mergingStandardError ? nil : Reader(err.fileHandleForReading)
+        let errData = err.map { Reader($0.fileHandleForReading) }
         if let inPipe, let input {
             inPipe.fileHandleForWriting.write(input)
             try? inPipe.fileHandleForWriting.close()
@@ -60,7 +60,9 @@ public enum Subprocess {
         }
         // The program has exited: its ends of the pipes are closed, so the readers reach the end unless a
         // program it started still holds them; they are given the same bound.
-        guard let stdout = outData.result(within: timeout), let stderr = errData?.result(within: timeout) ?? (errData == nil ? Data() : nil) else {
+        let stdout = outData.result(within: timeout)
+        let stderr = errData.map { $0.result(within: timeout) } ?? Data()
+        guard let stdout, let stderr else {
             throw Failure(description: "\(executable.lastPathComponent) exited but its output did not end within \(Int(timeout)) s")
         }
         return Output(status: p.terminationStatus, standardOutput: stdout, standardError: stderr)
