@@ -16,6 +16,8 @@ package enum UprightFileCache {
         let file: Data
         /// Times the file was found here instead of made.
         var hits = 0
+
+        func isFile(of data: Data, _ orientation: ImageOrientation) -> Bool { self.orientation == orientation && self.data == data }
     }
 
     /// Most recently used last.
@@ -23,13 +25,13 @@ package enum UprightFileCache {
 
     /// How often the kept file of `data` turned by `orientation` was reused; nil when none is kept. For tests.
     package static func hits(for data: Data, orientation: ImageOrientation) -> Int? {
-        entries.withLock { entries in entries.last { $0.orientation == orientation && $0.data == data }?.hits }
+        entries.withLock { entries in entries.last { $0.isFile(of: data, orientation) }?.hits }
     }
 
     /// The PNG file of `data` turned by `orientation`; nil when the bytes do not decode.
     static func file(for data: Data, orientation: ImageOrientation) -> Data? {
         let found = entries.withLock { entries -> Data? in
-            guard let i = entries.lastIndex(where: { $0.orientation == orientation && $0.data == data }) else { return nil }
+            guard let i = entries.lastIndex(where: { $0.isFile(of: data, orientation) }) else { return nil }
             var entry = entries.remove(at: i)
             entry.hits += 1
             entries.append(entry)
@@ -40,6 +42,8 @@ package enum UprightFileCache {
         let file = Data(PNGEncoder.encode(width: turned.width, height: turned.height, channels: 3, pixels: turned.pixels))
         guard file.count <= byteLimit / 4 else { return file }
         entries.withLock { entries in
+            // Another request may have made the same file meanwhile (made outside the lock): keep one.
+            guard !entries.contains(where: { $0.isFile(of: data, orientation) }) else { return }
             entries.append(Entry(data: data, orientation: orientation, file: file))
             var total = entries.reduce(0) { $0 + $1.file.count }
             while total > byteLimit, let first = entries.first {
