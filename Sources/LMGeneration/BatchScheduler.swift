@@ -126,10 +126,11 @@ public final class BatchScheduler: @unchecked Sendable {
 
     /// One batched pass over ``stepping`` (on the leader's thread, holding the turn).
     private func step() {
-        // Emptied after the step too: a context kept here would outlive its session until the next step.
-        defer { stepContexts.removeAll(keepingCapacity: true) }
-        stepContexts.removeAll(keepingCapacity: true)
-        stepTokens.removeAll(keepingCapacity: true)
+        // Emptied after the step (so empty at the next): a context kept here would outlive its session.
+        defer {
+            stepContexts.removeAll(keepingCapacity: true)
+            stepTokens.removeAll(keepingCapacity: true)
+        }
         for s in stepping {
             stepContexts.append(s.context)
             stepTokens.append(s.submitted)
