@@ -59,12 +59,12 @@ public final class BatchedSequence: ForwardPass, @unchecked Sendable {
     }
 
     /// Appends rows given as embeddings (image tokens) in one turn of the engine, as ``prefill(_:)``
-    /// appends tokens: see ``InferenceContext/evaluate(embeddings:ids:)``.
-    /// - Throws: as ``InferenceContext/evaluate(embeddings:ids:)``; the cache is unchanged then.
-    public func prefill(embeddings: [Float], ids: [Int]) throws(InferenceError) -> UnsafeBufferPointer<Float> {
+    /// appends tokens: see ``InferenceContext/evaluate(embeddings:ids:bidirectional:)``.
+    /// - Throws: as ``InferenceContext/evaluate(embeddings:ids:bidirectional:)``; the cache is unchanged then.
+    public func prefill(embeddings: [Float], ids: [Int], bidirectional: Bool = false) throws(InferenceError) -> UnsafeBufferPointer<Float> {
         let result = scheduler.withEngine { () -> Result<Void, InferenceError> in
             Result { () throws(InferenceError) in
-                let out = try context.evaluate(embeddings: embeddings, ids: ids)
+                let out = try context.evaluate(embeddings: embeddings, ids: ids, bidirectional: bidirectional)
                 if out.count == logits.count { store(out) }
             }
         }

@@ -10,30 +10,10 @@ import TestSupport
 /// two image examples.
 @Suite("Vision sessions", .serialized, .timeLimit(.minutes(2)))
 struct VisionSessionTests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let mmproj = repo.appendingPathComponent("Tests/LMVisionTests/Fixtures/idefics3.mmproj.gguf")
-    static func image(_ name: String) -> URL { repo.appendingPathComponent("Tests/LMImageTests/Fixtures/\(name)") }
-
-    struct Case: Decodable, Sendable, CustomStringConvertible {
-        let name: String
-        let images: [String]
-        let prompt: String
-        let steps: Int
-        let answer_hex: String
-        var description: String { name }
-    }
-
-    struct Record: Decodable, Sendable {
-        let text_model_sha256: String
-        let mmproj_sha256: String
-        let image_sha256: [String: String]
-        let cases: [Case]
-    }
-
-    static let record: Record? = {
-        guard let data = try? Data(contentsOf: repo.appendingPathComponent("Tests/LMSessionTests/Reference/vision.json")) else { return nil }
-        return try? JSONDecoder().decode(Record.self, from: data)
-    }()
+    static let repo = VisionReference.repo
+    static let mmproj = VisionReference.mmproj("idefics3")
+    static func image(_ name: String) -> URL { VisionReference.image(name) }
+    static let record = VisionReference.record("vision.json")
 
     /// The text model, written once per test process (and to `LMSESSION_WRITE_VISION_MODEL` when set, for the
     /// reference script).
@@ -55,38 +35,12 @@ struct VisionSessionTests {
 
     @Test func `the recorded cases were read and the inputs are the ones they were recorded for`() throws {
         let record = try #require(Self.record, "Tests/LMSessionTests/Reference/vision.json does not load")
-        #expect(!record.cases.isEmpty)
-        #expect(SHA256.hex(TinyVisionModel.build()) == record.text_model_sha256, "the text model generator changed: run make_vision_reference.py")
-        let mmproj = try #require(try? Data(contentsOf: Self.mmproj), "no \(Self.mmproj.path): run Models/fetch --all")
-        #expect(SHA256.hex(mmproj) == record.mmproj_sha256)
-        for (name, digest) in record.image_sha256 {
-            #expect(SHA256.hex(try Data(contentsOf: Self.image(name))) == digest, "\(name)")
-        }
+        try VisionReference.checkInputs(record, textModel: TinyVisionModel.build(), projector: "idefics3")
     }
 
     @Test(arguments: record?.cases ?? [])
-    func `greedy tokens after images and a prompt are llama-mtmd-cli's`(_ testCase: Case) async throws {
-        let segments: [Transcript.Segment] = testCase.images.map { .attachment(.init(content: .image(.init(imageURL: Self.image($0))))) }
-            + [.text(.init(content: testCase.prompt))]
-        let request = LanguageModelRequest(transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: segments))]))
-        let (tokens, gaps) = try Self.provider.greedyTokens(for: request, count: testCase.steps)
-        let tokenizer = try TransformerModel(path: Self.textModelPath).tokenizer
-        // The answer is llama.cpp's, or it parts from it at a close call (see `closeCall`) after at least 4 equal tokens.
-        let reference = testCase.answer_hex
-        #expect(!reference.isEmpty)
-        func hex(_ n: Int) -> String {
-            var bytes = tokens[..<n].flatMap { tokenizer.tokenBytes($0, includeSpecial: true) }
-            while bytes.last == 0x0A { bytes.removeLast() } // the reference leaves trailing newlines out
-            return bytes.map { String(format: "%02x", $0) }.joined()
-        }
-        var equal = 0
-        while equal < tokens.count, reference.hasPrefix(hex(equal + 1)) { equal += 1 }
-        if equal == tokens.count {
-            #expect(hex(equal) == reference, "logit gaps of the steps: \(gaps)")
-        } else {
-            #expect(equal >= 4 && gaps[equal] < Self.closeCall,
-                    "parts from llama.cpp's answer \(reference) after \(equal) tokens (\(hex(tokens.count))); logit gaps: \(gaps)")
-        }
+    func `greedy tokens after images and a prompt are llama-mtmd-cli's`(_ testCase: VisionReference.Case) throws {
+        try VisionReference.checkGreedy(testCase, provider: Self.provider, textModelPath: Self.textModelPath, closeCall: Self.closeCall)
     }
 
     /// The top-2 logit gap below which greedy answers may part from llama.cpp's. The Idefics3 embeddings differ
@@ -140,16 +94,6 @@ struct VisionSessionTests {
             return info.capability == .vision
         }
         #expect(session.transcript.isEmpty)
-    }
-
-    @Test func `a Gemma 3 mmproj is refused with the reason`() throws {
-        let gemma = Self.repo.appendingPathComponent("Tests/LMVisionTests/Fixtures/gemma3.mmproj.gguf")
-        #expect {
-            _ = try SystemLanguageModel(fileURL: URL(fileURLWithPath: Self.textModelPath), mmprojURL: gemma, contextSize: 512)
-        } throws: { error in
-            guard case LocalModelError.loadFailed(_, let reason) = error else { return false }
-            return reason.contains("non-causal")
-        }
     }
 
     @Test func `a missing mmproj file is named as the mmproj, not as the model`() throws {

@@ -6,7 +6,8 @@ import TestSupport
 
 /// Rows given as embeddings (a vision model's image tokens, `InferenceContext.evaluate(embeddings:ids:)`) go
 /// through the same layers as looked-up tokens: a token's own embedding row given as input gives that token's
-/// logits, at any place in the sequence, and the rows' ids take part in prefix reuse like token ids.
+/// logits, at any place in the sequence, and the rows' ids take part in prefix reuse like token ids. Rows evaluated
+/// `bidirectional` (Gemma 3's image rows) attend to each other in full.
 @Suite("Embedding rows as input")
 struct EmbeddingInputTests {
     /// TestSupport's tiny vision text model: llama, F32 weights, no embedding scale.
@@ -57,6 +58,31 @@ struct EmbeddingInputTests {
         try context.evaluate(embeddings: try Self.embeddingRows([65, 66]), ids: [-7, -8])
         #expect(context.commonPrefixLength(with: Self.prefix + [-7, -8, 10]) == Self.prefix.count + 2)
         #expect(context.commonPrefixLength(with: Self.prefix + [-9, -8]) == Self.prefix.count)
+    }
+
+    @Test func `rows that attend to each other in full change the logits of what follows`() throws {
+        let model = try TransformerModel(path: Self.path)
+        func after(bidirectional: Bool) throws -> [Float] {
+            let context = try InferenceContext(model: model, contextSize: 128, threads: 2)
+            try context.evaluate(Self.prefix)
+            try context.evaluate(embeddings: try Self.embeddingRows(Self.middle), ids: Self.middle.indices.map { -1 - $0 },
+                                 bidirectional: bidirectional)
+            return Array(try context.evaluate(Self.suffix))
+        }
+        let causal = try after(bidirectional: false), full = try after(bidirectional: true)
+        let difference = zip(causal, full).map { abs($0 - $1) }.max() ?? 0
+        #expect(difference > 0.01, "the text after the rows does not depend on how they attended: \(difference)")
+    }
+
+    @Test func `bidirectional rows that do not fit one pass are refused and leave the cache as it was`() throws {
+        let model = try TransformerModel(path: Self.path)
+        let n = TinyVisionModel.nEmbd, count = ForwardEngine.maxBatch + 1
+        let context = try InferenceContext(model: model, contextSize: 1024, threads: 2)
+        try context.evaluate([256, 65])
+        #expect(throws: InferenceError.bidirectionalSpanTooLong(count: count, limit: ForwardEngine.maxBatch)) {
+            try context.evaluate(embeddings: [Float](repeating: 0.1, count: count * n), ids: (1...count).map { -$0 }, bidirectional: true)
+        }
+        #expect(context.tokens == [256, 65])
     }
 
     @Test func `bad embedding input is refused and leaves the cache as it was`() throws {

@@ -1,12 +1,14 @@
 import Foundation
 import LMGGUF
 
-/// The text half of a tiny vision model pair: a two-layer `llama` decoder with seeded random F32 weights whose
-/// embeddings are as wide as the LMVision tests' Idefics3 `mmproj` makes (24), a byte-level vocabulary with
-/// the tokens Idefics3 images are framed with (`<fake_token_around_image>`, `<global-img>`, `<row_R_col_C>`,
-/// a `\n\n` token) and ChatML's, and a ChatML template. The sessions' vision suite runs it with
-/// `Tests/LMVisionTests/Fixtures/idefics3.mmproj.gguf`, and `Tests/LMSessionTests/Reference/make_vision_reference.py`
-/// runs the same pair through llama.cpp's `llama-mtmd-cli`. The bytes depend only on the seed (SplitMix64): the
+/// The text half of a tiny vision model pair: a two-layer decoder with seeded random F32 weights whose
+/// embeddings are as wide as the LMVision tests' `mmproj` files make (24), a byte-level vocabulary with the
+/// tokens images are framed with (Idefics3's `<fake_token_around_image>`, `<global-img>`, `<row_R_col_C>`, a
+/// `\n\n` token; Gemma 3's `<start_of_image>`, `<end_of_image>`) and ChatML's, and a ChatML template: `llama`
+/// for the Idefics3 `mmproj` (``build(seed:)``), `gemma3` with a sliding window on its first layer for Gemma 3's
+/// (``buildGemma3(seed:)``). The sessions' vision suites run them with `Tests/LMVisionTests/Fixtures/*.mmproj.gguf`,
+/// and `Tests/LMSessionTests/Reference/make_vision_reference.py` runs the same pairs through llama.cpp's
+/// `llama-mtmd-cli`. The bytes depend only on the seed (SplitMix64): the
 /// suite checks their SHA-256 against the recorded one, so a changed generator fails instead of comparing stale
 /// figures.
 ///
@@ -22,19 +24,31 @@ public enum TinyVisionModel {
         ("<row_1_col_1>", 4), ("<row_1_col_2>", 4), ("<row_2_col_1>", 4), ("<row_2_col_2>", 4),
         ("ĊĊ", 1), // "\n\n" in GPT-2's byte spelling: never produced without merges, found by mtmd's lookup
     ]
+    /// Gemma 3's image framing, after ``added`` in the `gemma3` model's vocabulary.
+    public static let gemmaAdded: [(text: String, type: Int32)] = [("<start_of_image>", 4), ("<end_of_image>", 4)]
     public static let bos = 256, eos = 257
+    /// The `gemma3` model's sliding window (on layer 0; layer 1 is global), in positions.
+    public static let gemmaWindow = 16
 
     public static let template = """
     {% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}
     """
 
-    /// The file's bytes.
-    public static func build(seed: UInt64 = 2727) -> [UInt8] {
-        let vocabulary = byteLevelTokens + added.map(\.text)
+    /// The `llama` file's bytes (for the Idefics3 `mmproj`).
+    public static func build(seed: UInt64 = 2727) -> [UInt8] { build(gemma: false, seed: seed) }
+
+    /// The `gemma3` file's bytes (for the Gemma 3 `mmproj`): per-head query and key norms, norms after attention
+    /// and feed-forward, embeddings scaled by √nEmbd, layer 0 windowed to ``gemmaWindow`` positions.
+    public static func buildGemma3(seed: UInt64 = 3737) -> [UInt8] { build(gemma: true, seed: seed) }
+
+    private static func build(gemma: Bool, seed: UInt64) -> [UInt8] {
+        let tokens = added + (gemma ? gemmaAdded : [])
+        let vocabulary = byteLevelTokens + tokens.map(\.text)
+        let architecture = gemma ? "gemma3" : "llama"
         var b = GGUFBuilder()
-        b.add("general.architecture", .string("llama"))
+        b.add("general.architecture", .string(architecture))
         b.add("general.name", .string("tiny vision text model"))
-        func key(_ k: String, _ v: GGUFValue) { b.add("llama.\(k)", v) }
+        func key(_ k: String, _ v: GGUFValue) { b.add("\(architecture).\(k)", v) }
         key("context_length", .uint32(UInt32(contextLength)))
         key("embedding_length", .uint32(UInt32(nEmbd)))
         key("block_count", .uint32(UInt32(nLayer)))
@@ -43,10 +57,17 @@ public enum TinyVisionModel {
         key("attention.head_count_kv", .uint32(UInt32(nKVHead)))
         key("rope.dimension_count", .uint32(UInt32(headDim)))
         key("attention.layer_norm_rms_epsilon", .float32(1e-5))
+        if gemma {
+            key("attention.key_length", .uint32(UInt32(headDim)))
+            key("attention.value_length", .uint32(UInt32(headDim)))
+            key("attention.sliding_window", .uint32(UInt32(gemmaWindow)))
+            key("attention.sliding_window_pattern", .uint32(2))
+            key("rope.freq_base", .float32(10_000))
+        }
         b.add("tokenizer.ggml.model", .string("gpt2"))
         b.add("tokenizer.ggml.pre", .string("gpt-2"))
         b.add("tokenizer.ggml.tokens", .array(.string(vocabulary)))
-        b.add("tokenizer.ggml.token_type", .array(.int32(Array(repeating: 1, count: 256) + added.map(\.type))))
+        b.add("tokenizer.ggml.token_type", .array(.int32(Array(repeating: 1, count: 256) + tokens.map(\.type))))
         b.add("tokenizer.ggml.merges", .array(.string([])))
         b.add("tokenizer.ggml.bos_token_id", .uint32(UInt32(bos)))
         b.add("tokenizer.ggml.eos_token_id", .uint32(UInt32(eos)))
@@ -66,7 +87,8 @@ public enum TinyVisionModel {
                                                 data: values.flatMap { GGUFBuilder.le($0.bitPattern) }))
         }
         let nVocab = vocabulary.count, q = nHead * headDim, kv = nKVHead * headDim
-        tensor("token_embd.weight", [nVocab, nEmbd], sigma: Float(nEmbd).squareRoot())
+        // Gemma scales looked-up rows by √nEmbd: rows of about unit size either way.
+        tensor("token_embd.weight", [nVocab, nEmbd], sigma: gemma ? 1 : Float(nEmbd).squareRoot())
         tensor("output_norm.weight", [nEmbd], norm: true)
         tensor("output.weight", [nVocab, nEmbd], sigma: 2)
         for l in 0..<nLayer {
@@ -76,19 +98,25 @@ public enum TinyVisionModel {
             tensor("blk.\(l).attn_k.weight", [kv, nEmbd], sigma: 3)
             tensor("blk.\(l).attn_v.weight", [kv, nEmbd], sigma: 2)
             tensor("blk.\(l).attn_output.weight", [nEmbd, q], sigma: 2)
+            if gemma {
+                tensor("blk.\(l).attn_q_norm.weight", [headDim], norm: true)
+                tensor("blk.\(l).attn_k_norm.weight", [headDim], norm: true)
+                tensor("blk.\(l).post_attention_norm.weight", [nEmbd], norm: true)
+            }
             tensor("blk.\(l).ffn_norm.weight", [nEmbd], norm: true)
             tensor("blk.\(l).ffn_gate.weight", [nFF, nEmbd])
             tensor("blk.\(l).ffn_up.weight", [nFF, nEmbd])
             tensor("blk.\(l).ffn_down.weight", [nEmbd, nFF])
+            if gemma { tensor("blk.\(l).post_ffw_norm.weight", [nEmbd], norm: true) }
         }
         return b.build()
     }
 
     /// Writes ``build(seed:)`` to a new temporary file and returns its path (a file of its own per call, so one
     /// suite removing its copy does not pull another's away).
-    public static func write() throws -> String {
+    public static func write(gemma: Bool = false) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-tiny-vision-\(UUID().uuidString).gguf")
-        try Data(build()).write(to: url)
+        try Data(gemma ? buildGemma3() : build()).write(to: url)
         return url.path
     }
 }

@@ -44,7 +44,7 @@ struct TileStep {
         let s = work.shape, group = s.group
         let t = firstToken + i / group, h = kvHead * group + i % group
         let pos = work.firstPosition + t
-        let lo = max(s.window.map { max(0, pos - $0 + 1) } ?? 0, base), hi = min(pos, tileLast)
+        let lo = max(s.window.map { max(0, pos - $0 + 1) } ?? 0, base), hi = min(work.lastVisible(pos), tileLast)
         return (work.q + t * s.nHead * s.headDim + h * s.headDim, lo, hi)
     }
 

@@ -28,7 +28,7 @@ public enum AttentionKernel<M: MultiplyAdd, H: HalfConversion> {
         let slots = (nQ + 3) / 4 * 4
 
         let firstPosition = work.firstPosition
-        let lastPos = firstPosition + t1 - 1
+        let lastPos = work.lastVisible(firstPosition + t1 - 1)
         let firstPos = s.window.map { max(0, firstPosition + t0 - $0 + 1) } ?? 0
         let blocks = splitRange((firstPos / B)..<(lastPos / B + 1), index: split, count: work.splits)
         for i in 0..<slots { mx[i] = -.infinity; sm[i] = 0 }

@@ -83,7 +83,9 @@ public struct KVLayerView: @unchecked Sendable {  // pointers into a cache its o
 /// One attention call's arguments: queries `q` `[nTokens, nHead * headDim]` at positions
 /// `firstPosition...`, output `[nTokens, nHead * headDim]`, and scratch laid out for `threads`
 /// threads (`threads * threadScratch` floats, then the split partials
-/// `[splits, nKVHead, maxQueries, headDim + 2]`).
+/// `[splits, nKVHead, maxQueries, headDim + 2]`). Queries at positions in `bidirectional` also attend to the
+/// later positions of that span (an image's rows in Gemma 3, as llama.cpp's `mtmd` decodes them with
+/// `llama_set_causal_attn(false)`); the window still applies.
 public struct AttentionWork: @unchecked Sendable {  // pointers owned by the caller for the call
     public let shape: AttentionShape
     public let threads: Int
@@ -95,9 +97,12 @@ public struct AttentionWork: @unchecked Sendable {  // pointers owned by the cal
     public let kv: KVLayerView
     public let out: UnsafeMutablePointer<Float>
     public let scratch: UnsafeMutablePointer<Float>
+    /// Positions whose queries attend to each other in full (empty: causal everywhere).
+    public let bidirectional: Range<Int>
 
     public init(shape: AttentionShape, threads: Int, tokenChunks: Int, splits: Int, q: UnsafePointer<Float>, nTokens: Int,
-                firstPosition: Int, kv: KVLayerView, out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
+                firstPosition: Int, kv: KVLayerView, out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                bidirectional: Range<Int> = 0..<0) {
         self.shape = shape
         self.threads = threads
         self.tokenChunks = tokenChunks
@@ -108,6 +113,18 @@ public struct AttentionWork: @unchecked Sendable {  // pointers owned by the cal
         self.kv = kv
         self.out = out
         self.scratch = scratch
+        self.bidirectional = bidirectional
+    }
+
+    /// The last position the query at `position` attends to: itself, or the end of the bidirectional span it is
+    /// in. Never decreases with `position`.
+    @inlinable @inline(__always)
+    public func lastVisible(_ position: Int) -> Int { Self.lastVisible(position, bidirectional: bidirectional) }
+
+    /// ``lastVisible(_:)`` for the span `bidirectional`.
+    @inlinable @inline(__always)
+    public static func lastVisible(_ position: Int, bidirectional: Range<Int>) -> Int {
+        bidirectional.contains(position) ? bidirectional.upperBound - 1 : position
     }
 
     /// Work units: KV heads × token chunks × splits.

@@ -83,27 +83,31 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
             cached = min(shared.count, tokens.count - 1)
             context.context.restore(shared.prefix, count: cached)
         }
+        // Rows that attend to each other in full are evaluated together: a cached part of such an image is redone.
+        if vision?.bidirectional == true { cached = LocalVision.imageStart(tokens, at: cached) }
         context.truncate(to: cached)
         guard let logits = try Self.prefill(tokens, from: cached, into: context, vision: vision, stop: stop) else { return nil }
         return (logits, cached)
     }
 
     /// Prefills `tokens[start...]` into `context` in chunks of at most ``prefillChunk`` rows (a run of one image's
-    /// rows at a time) and returns the logits after the last; nil when stopped.
+    /// rows at a time; a whole image when its rows attend to each other in full) and returns the logits after the
+    /// last; nil when stopped.
     static func prefill(_ tokens: [Int], from start: Int, into context: BatchedSequence, vision: LocalVision?,
                         stop: StopFlag) throws -> UnsafeBufferPointer<Float>? {
         var start = start
         var logits = UnsafeBufferPointer<Float>(start: nil, count: 0)
+        let bidirectional = vision?.bidirectional == true
         while start < tokens.count {
             if stop.isSet { return nil }
             let isImage = tokens[start] < 0
             var end = start + 1
-            while end < tokens.count, end - start < Self.prefillChunk, (tokens[end] < 0) == isImage,
-                  !isImage || LocalVision.split(tokens[end]).key == LocalVision.split(tokens[start]).key { end += 1 }
+            while end < tokens.count, (isImage && bidirectional) || end - start < Self.prefillChunk,
+                  isImage ? LocalVision.continuesImage(tokens[end - 1], tokens[end]) : tokens[end] >= 0 { end += 1 }
             if isImage {
                 logits = try context.prefill(embeddings: try Self.imageRows(tokens[start..<end], vision: vision,
                                                                            nEmbd: context.context.model.config.nEmbd),
-                                             ids: Array(tokens[start..<end]))
+                                             ids: Array(tokens[start..<end]), bidirectional: bidirectional)
             } else {
                 logits = try context.prefill(Array(tokens[start..<end]))
             }

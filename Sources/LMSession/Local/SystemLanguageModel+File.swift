@@ -14,14 +14,14 @@ extension SystemLanguageModel {
     }
 
     /// A handle to the GGUF model at `fileURL` with the image encoder and projector at `mmprojURL` (llama.cpp's
-    /// `mmproj` GGUF; Idefics3, as SmolVLM's), loaded now: the model reads images (``Attachment``) and its
-    /// capabilities include `.vision`. (Not in Apple's API.)
+    /// `mmproj` GGUF; Idefics3, as SmolVLM's, or Gemma 3's), loaded now: the model reads images (``Attachment``) and
+    /// its capabilities include `.vision`. (Not in Apple's API.)
     ///
     /// - Parameters: as ``init(fileURL:contextSize:threads:useCase:guardrails:)``; `mmprojURL` nil for text only.
     /// - Throws: ``LocalModelError`` as ``init(fileURL:contextSize:threads:useCase:guardrails:)``, and
     ///   ``LocalModelError/loadFailed(path:reason:)`` when the `mmproj` file is not one LMVision reads, its
-    ///   embeddings are not the text model's width, it is Gemma 3's (non-causal image attention is not
-    ///   implemented), or the text model's vocabulary lacks the projector's image tokens.
+    ///   embeddings are not the text model's width, its images take more rows than one forward pass attends over in
+    ///   full (Gemma 3), or the text model's vocabulary lacks the projector's image tokens.
     public convenience init(fileURL: URL, mmprojURL: URL?, contextSize: Int = 4096, threads: Int? = nil,
                             useCase: UseCase = .general, guardrails: Guardrails = .default) throws(LocalModelError) {
         let provider = LocalTransformerProvider(path: fileURL.path, mmprojPath: mmprojURL?.path, contextSize: contextSize, threads: threads)

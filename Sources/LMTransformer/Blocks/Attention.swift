@@ -44,27 +44,30 @@ package struct Attention: Sendable {
     }
 
     /// The work of one call: token chunks, and position splits when one chunk leaves threads idle.
-    func work(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, layer: Int, cache: KVCache,
+    func work(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, bidirectional: Range<Int>, layer: Int, cache: KVCache,
               out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, threads: Int) -> AttentionWork {
         let chunks = (nTokens + shape.tokensPerUnit - 1) / shape.tokensPerUnit
         var splits = 1
         if chunks == 1, threads > 1 {
             // Enough positions per split to amortise the merge: at least 16 (with fewer KV heads
             // than threads, no split would leave threads idle for the whole call).
-            let last = firstPosition + nTokens - 1
+            let last = AttentionWork.lastVisible(firstPosition + nTokens - 1, bidirectional: bidirectional)
             let first = window.map { max(0, firstPosition - $0 + 1) } ?? 0
             splits = max(1, min(threads, (last - first + 1) / 16))
         }
         return AttentionWork(shape: shape, threads: threads, tokenChunks: chunks, splits: splits, q: q, nTokens: nTokens,
-                             firstPosition: firstPosition, kv: cache.layerView(layer), out: out, scratch: scratch)
+                             firstPosition: firstPosition, kv: cache.layerView(layer), out: out, scratch: scratch,
+                             bidirectional: bidirectional)
     }
 
     /// For `nTokens` queries at positions `firstPosition...` (`q`: `[nTokens, nHead * headDim]`),
-    /// attends over cached positions `0...position` of `layer` and writes `out`
-    /// (`[nTokens, nHead * headDim]`). `scores` is scratch of ``scratchCount(threads:)`` floats.
-    func callAsFunction(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, layer: Int, cache: KVCache,
-                        out: UnsafeMutablePointer<Float>, scores scratch: UnsafeMutablePointer<Float>, _ compute: ComputeResources) {
-        let work = work(q: q, nTokens: nTokens, firstPosition: firstPosition, layer: layer, cache: cache,
+    /// attends over cached positions `0...position` of `layer` (to the end of `bidirectional` for a query in
+    /// that span, whose keys and values must all be cached) and writes `out` (`[nTokens, nHead * headDim]`).
+    /// `scores` is scratch of ``scratchCount(threads:)`` floats.
+    func callAsFunction(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, bidirectional: Range<Int> = 0..<0,
+                        layer: Int, cache: KVCache, out: UnsafeMutablePointer<Float>, scores scratch: UnsafeMutablePointer<Float>,
+                        _ compute: ComputeResources) {
+        let work = work(q: q, nTokens: nTokens, firstPosition: firstPosition, bidirectional: bidirectional, layer: layer, cache: cache,
                         out: out, scratch: scratch, threads: compute.threads)
         compute.pool.run(parts: compute.threads, job: Units(work: work, kernels: compute.vector))
         if work.splits > 1 { merge(work) }
@@ -83,10 +86,10 @@ package struct Attention: Sendable {
 
     /// The same computation on the calling thread only, as if run with `threads` threads (same
     /// splits) with `kernels` (default: the process's): for tests.
-    package func serial(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, layer: Int, cache: KVCache,
-                        out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>, threads: Int,
-                        kernels: KernelSet = .active) {
-        let work = work(q: q, nTokens: nTokens, firstPosition: firstPosition, layer: layer, cache: cache,
+    package func serial(q: UnsafePointer<Float>, nTokens: Int, firstPosition: Int, bidirectional: Range<Int> = 0..<0,
+                        layer: Int, cache: KVCache, out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                        threads: Int, kernels: KernelSet = .active) {
+        let work = work(q: q, nTokens: nTokens, firstPosition: firstPosition, bidirectional: bidirectional, layer: layer, cache: cache,
                         out: out, scratch: scratch, threads: threads)
         let vector = kernels.vectorKernels
         for unit in 0..<work.units { vector.attend(work, unit, unit % threads) }

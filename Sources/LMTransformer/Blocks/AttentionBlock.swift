@@ -39,7 +39,8 @@ struct AttentionBlock: Sendable {
         for q in sequences {
             q.cache.store(layer: layer, position: q.firstPosition, nTokens: q.count, k: s.k + q.firstRow * kvSize,
                           v: s.v + q.firstRow * kvSize, halves: compute.vector)
-            a(q: s.q + q.firstRow * qSize, nTokens: q.count, firstPosition: q.firstPosition, layer: layer, cache: q.cache,
+            a(q: s.q + q.firstRow * qSize, nTokens: q.count, firstPosition: q.firstPosition, bidirectional: q.bidirectionalPositions,
+              layer: layer, cache: q.cache,
               out: s.attnOut + q.firstRow * qSize, scores: s.scores, compute)
         }
         wo(s.attnOut, nTokens: nTokens, into: s.blockOut, compute)

@@ -2,12 +2,17 @@ import LMKernels
 import Synchronization
 
 /// The rows of one sequence in a forward pass: `count` rows from `firstRow` of the activations, at
-/// positions `firstPosition...` of that sequence's KV cache.
+/// positions `firstPosition...` of that sequence's KV cache. With `bidirectional`, the rows attend to each
+/// other in full (Gemma 3's image rows); otherwise causally.
 struct SequenceRows {
     let cache: KVCache
     let firstRow: Int
     let count: Int
     let firstPosition: Int
+    var bidirectional = false
+
+    /// The positions whose queries see each other in full: all of the rows', or none.
+    var bidirectionalPositions: Range<Int> { bidirectional ? firstPosition..<firstPosition + count : 0..<0 }
 }
 
 /// The compute one or many sequences run their forward passes on: activation scratch for up to
@@ -115,12 +120,13 @@ public final class ForwardEngine: @unchecked Sendable {
     /// `[count, nEmbd]`, at most ``maxBatch`` rows) instead of token ids: the image tokens of a
     /// vision model, at positions `firstPosition...` of `cache`. The rows enter the layers as they
     /// are: the embedding scale is for looked-up tokens only (llama.cpp's vector-input path,
-    /// `build_inp_embd`; Gemma 3 scales `ubatch.token` rows only). Attention stays causal.
-    func forward(embeddings: UnsafePointer<Float>, count: Int, cache: KVCache, firstPosition: Int,
+    /// `build_inp_embd`; Gemma 3 scales `ubatch.token` rows only). With `bidirectional`, the rows attend to
+    /// each other in full (one pass, so all their keys and values are there), otherwise causally.
+    func forward(embeddings: UnsafePointer<Float>, count: Int, cache: KVCache, firstPosition: Int, bidirectional: Bool,
                  logits selection: LogitSelection) {
         scratch.x.update(from: embeddings, count: count * model.config.nEmbd)
         defer { rows.removeAll(keepingCapacity: true) }
-        rows.append(SequenceRows(cache: cache, firstRow: 0, count: count, firstPosition: firstPosition))
+        rows.append(SequenceRows(cache: cache, firstRow: 0, count: count, firstPosition: firstPosition, bidirectional: bidirectional))
         run(nRows: count, rows, independentRows: count == 1, logits: selection)
     }
 

@@ -136,23 +136,28 @@ public final class InferenceContext: @unchecked Sendable {
     /// - Parameters:
     ///   - embeddings: `[ids.count, nEmbd]` row-major.
     ///   - ids: the rows' placeholder ids, all negative.
+    ///   - bidirectional: the rows attend to each other in full, as llama.cpp's `mtmd` decodes Gemma 3's image
+    ///     tokens (`mtmd_decode_use_non_causal`); the sliding window still applies. Otherwise causally.
     /// - Throws: ``InferenceError/embeddingShape(expected:found:)`` when `embeddings` is not
     ///   `ids.count` rows of `nEmbd`, ``InferenceError/invalidToken(_:)`` for an id that is not
-    ///   negative, ``InferenceError/contextFull(needed:available:)``; the cache is unchanged then.
+    ///   negative, ``InferenceError/contextFull(needed:available:)``,
+    ///   ``InferenceError/bidirectionalSpanTooLong(count:limit:)`` for bidirectional rows that do not fit in one
+    ///   pass (``maxBatch``); the cache is unchanged then.
     @discardableResult
-    public func evaluate(embeddings: [Float], ids: [Int]) throws(InferenceError) -> UnsafeBufferPointer<Float> {
+    public func evaluate(embeddings: [Float], ids: [Int], bidirectional: Bool = false) throws(InferenceError) -> UnsafeBufferPointer<Float> {
         let nEmbd = model.config.nEmbd
         guard embeddings.count == ids.count * nEmbd else { throw .embeddingShape(expected: ids.count * nEmbd, found: embeddings.count) }
         if let bad = ids.first(where: { $0 >= 0 }) { throw .invalidToken(bad) }
         let available = contextSize - tokens.count
         guard ids.count <= available else { throw .contextFull(needed: ids.count, available: available) }
+        guard !bidirectional || ids.count <= Self.maxBatch else { throw .bidirectionalSpanTooLong(count: ids.count, limit: Self.maxBatch) }
         guard !ids.isEmpty else { return UnsafeBufferPointer(start: scratch.logits, count: 0) }
         embeddings.withUnsafeBufferPointer { rows in
             var start = 0
             while start < ids.count {
                 let n = min(Self.maxBatch, ids.count - start)
                 engine.forward(embeddings: rows.baseAddress! + start * nEmbd, count: n, cache: cache, firstPosition: tokens.count,
-                               logits: start + n == ids.count ? .last : .none)
+                               bidirectional: bidirectional, logits: start + n == ids.count ? .last : .none)
                 tokens.append(contentsOf: ids[start..<start + n])
                 start += n
             }

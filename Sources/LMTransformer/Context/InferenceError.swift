@@ -11,6 +11,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidThreadCount(Int)
     /// Input embeddings of `found` floats where `expected` (rows × `nEmbd`) were needed.
     case embeddingShape(expected: Int, found: Int)
+    /// `count` rows that must attend to each other in full do not fit in one forward pass of at most `limit` rows.
+    case bidirectionalSpanTooLong(count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .invalidToken(id): "token id \(id) is outside the vocabulary"
         case let .invalidContextSize(n): "invalid context size \(n)"
         case let .embeddingShape(expected, found): "input embeddings of \(found) floats where \(expected) were needed"
+        case let .bidirectionalSpanTooLong(count, limit):
+            "\(count) rows attending to each other in full are more than one forward pass takes (\(limit))"
         case let .invalidThreadCount(n):
             "invalid thread count \(n): it must be in \(InferenceContext.supportedThreadCounts.lowerBound)...\(InferenceContext.supportedThreadCounts.upperBound)"
         }

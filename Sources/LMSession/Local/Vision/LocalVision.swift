@@ -1,6 +1,7 @@
 import Foundation
 import LMImage
 import LMTokenizer
+import LMTransformer
 import LMVision
 import Synchronization
 
@@ -15,8 +16,9 @@ import Synchronization
 /// Idefics3 (SmolVLM), `mtmd`'s `MTMD_SLICE_TMPL_IDEFICS3` with the overview last: for each slice, row by row,
 /// `<fake_token_around_image><row_R_col_C>` then its embeddings, a `\n` token after every row of slices but the
 /// last; then `\n\n`, `<fake_token_around_image>`, `<global-img>`, the overview's embeddings,
-/// `<fake_token_around_image>`. Gemma 3 is refused: `mtmd` decodes its image tokens with non-causal attention
-/// among themselves, which LMTransformer's attention does not do yet (docs/differences.md).
+/// `<fake_token_around_image>`. Gemma 3: `<start_of_image>`, the image's embeddings, `<end_of_image>` (the two
+/// tokenized as text with special tokens, `mtmd`'s `img_beg`/`img_end`); its image rows attend to each other in
+/// full (``bidirectional``, `mtmd_decode_use_non_causal`).
 final class LocalVision: Sendable {
     /// The text that stands for an image in rendered message text (`mtmd_default_marker()`).
     static let marker = "<__media__>"
@@ -26,7 +28,9 @@ final class LocalVision: Sendable {
     let encoder: VisionEncoder
     let preprocessor: ImagePreprocessor
     let tokenizer: Tokenizer
-    private let rowEnd: Int, overviewStart: [Int], overviewEnd: [Int]
+    private let rowEnd: [Int], overviewStart: [Int], overviewEnd: [Int]
+    /// Whether an image's rows attend to each other in full (Gemma 3), so they are prefilled in one pass.
+    let bidirectional: Bool
     private let state = Mutex(State())
 
     fileprivate struct State {
@@ -47,8 +51,8 @@ final class LocalVision: Sendable {
 
     /// Loads the `mmproj` file at `path` for a text model of `nEmbd` embeddings and vocabulary `tokenizer`.
     /// - Throws: ``LocalModelError/loadFailed(path:reason:)`` when the file is not a supported `mmproj`, its
-    ///   projector's embeddings are not `nEmbd` wide, it is Gemma 3's, or the vocabulary lacks Idefics3's image
-    ///   tokens.
+    ///   projector's embeddings are not `nEmbd` wide, a Gemma 3 image takes more rows than one forward pass, or
+    ///   the vocabulary lacks Idefics3's image tokens.
     init(path: String, tokenizer: Tokenizer, nEmbd: Int, threads: Int) throws(LocalModelError) {
         let encoder: VisionEncoder
         do { encoder = try VisionEncoder(path: path, threads: threads) } catch { throw .loadFailed(path: path, reason: error.description) }
@@ -57,7 +61,13 @@ final class LocalVision: Sendable {
         }
         switch encoder.hyperparameters.projector {
         case .gemma3:
-            throw .loadFailed(path: path, reason: "Gemma 3 image tokens attend to each other (non-causal attention), which is not implemented")
+            let rows = encoder.hyperparameters.tokensPerImage
+            guard rows <= ForwardEngine.maxBatch else {
+                throw .loadFailed(path: path, reason: "a Gemma 3 image takes \(rows) rows, more than one forward pass (\(ForwardEngine.maxBatch)) can attend over in full")
+            }
+            rowEnd = []
+            overviewStart = tokenizer.encode("<start_of_image>", addBOS: false, parseSpecial: true)
+            overviewEnd = tokenizer.encode("<end_of_image>", addBOS: false, parseSpecial: true)
         case .idefics3:
             func lookup(_ text: String) throws(LocalModelError) -> Int {
                 guard let id = Self.lookupToken(text, tokenizer) else {
@@ -65,11 +75,12 @@ final class LocalVision: Sendable {
                 }
                 return id
             }
-            rowEnd = try lookup("\n")
+            rowEnd = [try lookup("\n")]
             overviewStart = [try lookup("\n\n"), try lookup("<fake_token_around_image>"), try lookup("<global-img>")]
             overviewEnd = [try lookup("<fake_token_around_image>")]
         }
         self.encoder = encoder
+        bidirectional = encoder.hyperparameters.projector == .gemma3
         self.preprocessor = ImagePreprocessor(encoder.hyperparameters)
         self.tokenizer = tokenizer
     }
@@ -96,7 +107,7 @@ final class LocalVision: Sendable {
                 out += tokenizer.encode("<fake_token_around_image><row_\(y + 1)_col_\(x + 1)>", addBOS: false, parseSpecial: true)
                 out += rows(y * layout.columns + x)
             }
-            if y != layout.rows - 1 { out.append(rowEnd) }
+            if y != layout.rows - 1 { out += rowEnd }
         }
         return out + overviewStart + rows(layout.columns * layout.rows) + overviewEnd
     }
@@ -157,6 +168,21 @@ final class LocalVision: Sendable {
     /// The placeholder id of row `row` of image `key`: negative, never a vocabulary id.
     static func placeholder(key: UInt64, row: Int) -> Int {
         -1 - Int(truncatingIfNeeded: (key & 0xFFFF_FFFF_FFFF) << 15 | UInt64(row))
+    }
+
+    /// Whether `next` is the row after `id` of the same image (both placeholder ids).
+    static func continuesImage(_ id: Int, _ next: Int) -> Bool {
+        guard id < 0, next < 0 else { return false }
+        let (a, b) = (split(id), split(next))
+        return a.key == b.key && b.row == a.row + 1
+    }
+
+    /// `position` moved back to the first row of the run of image rows it falls inside (after its first row);
+    /// otherwise unchanged.
+    static func imageStart(_ tokens: [Int], at position: Int) -> Int {
+        var p = position
+        while p > 0, p < tokens.count, continuesImage(tokens[p - 1], tokens[p]) { p -= 1 }
+        return p
     }
 
     /// The image key and row of a placeholder id (a negative id).
