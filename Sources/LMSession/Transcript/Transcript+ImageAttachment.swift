@@ -77,9 +77,7 @@ extension Transcript {
         ///   turned; an upright image is sent as it is, and a server judges its bytes).
         public func loaded() throws(LoadError) -> ImageAttachment {
             var image = self
-            if image.data == nil, let url {
-                do { image.data = try Data(contentsOf: url) } catch { throw .unreadable(url, error.localizedDescription) }
-            }
+            if image.data == nil, url != nil { image.data = try bytes() }
             if image.contentType == nil, let data = image.data { image.contentType = Self.contentType(sniffing: data) }
             guard let data = image.data, let type = image.contentType else { throw .unknownContentType(url) }
             if orientation != .up {
@@ -89,6 +87,16 @@ extension Transcript {
                 do { _ = try DecodedImage(data: data) } catch { throw .undecodable(url, error.description) }
             }
             return image
+        }
+
+        /// The image's encoded bytes: ``data``, or the file at ``url`` read now (a local model decodes them itself,
+        /// so it needs neither ``loaded()``'s type nor its check that a turned image decodes).
+        /// - Throws: ``LoadError/unreadable(_:_:)`` when the file cannot be read, ``LoadError/unknownContentType(_:)``
+        ///   when there is neither data nor a URL.
+        func bytes() throws(LoadError) -> Data {
+            if let data { return data }
+            guard let url else { throw .unknownContentType(nil) }
+            do { return try Data(contentsOf: url) } catch { throw .unreadable(url, error.localizedDescription) }
         }
 
         /// The MIME type for a file extension (case-insensitive); nil for one that is not an image's.

@@ -115,7 +115,7 @@ final class LocalVision: Sendable {
     /// The image's key and layout, from the cache or by decoding it.
     private func measure(_ image: Transcript.ImageAttachment) throws(LanguageModelError) -> (UInt64, PromptImage) {
         let data: Data
-        do { data = try image.loaded().data ?? Data() } catch { throw Self.unreadable(error.description) }
+        do { data = try image.bytes() } catch { throw Self.unreadable(error.description) }
         let key = Self.key(data, image.orientation)
         if let known = state.withLock({ $0.touch(key) }) { return (key, known) }
         let decoded: DecodedImage
