@@ -50,6 +50,35 @@ struct SchemaBudgetTests {
     }
 }
 
+extension SchemaBudgetTests {
+    /// `allOf` of `groups` `anyOf`s of `branches` objects each (`{"gI": "bJ"}` required): branches^groups combinations.
+    static func combinations(groups: Int, branches: Int) -> String {
+        let anyOfs = (0..<groups).map { g in
+            let alternatives = (0..<branches).map { b in #"{"properties":{"g\#(g)":{"const":"b\#(b)"}},"required":["g\#(g)"]}"# }
+            return #"{"anyOf":[\#(alternatives.joined(separator: ","))]}"#
+        }
+        return #"{"type":"object","allOf":[\#(anyOfs.joined(separator: ","))]}"#
+    }
+
+    @Test("anyOf combinations past 4096 are refused with their pointer, before building")
+    func tooManyCombinations() {
+        #expect {
+            try Grammar(jsonSchema: Self.combinations(groups: 3, branches: 17))  // 4913
+        } throws: { error in
+            guard case let .unsupportedKeyword(path, keyword, reason) = error as? GrammarError else { return false }
+            return path.isEmpty && keyword == "anyOf" && reason.contains("more than 4096 combinations")
+        }
+    }
+
+    @Test("anyOf combinations within the budget are enforced: every combination and nothing else")
+    func combinationsWithinBudget() throws {
+        let grammar = try Grammar(jsonSchema: Self.combinations(groups: 2, branches: 40))  // 1600, past the old 256
+        #expect(try GrammarProbe.accepts(grammar, #"{"g0":"b39","g1":"b7"}"#))
+        #expect(!(try GrammarProbe.accepts(grammar, #"{"g0":"b40","g1":"b7"}"#)))
+        #expect(!(try GrammarProbe.accepts(grammar, #"{"g0":"b3"}"#)))
+    }
+}
+
 @Suite("Grammar size budgets")
 struct GrammarBudgetSizeTests {
     @Test("an enum whose texts exceed the state budget is refused before it is built")

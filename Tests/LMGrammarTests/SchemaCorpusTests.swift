@@ -10,9 +10,9 @@ import TestSupport
 @Suite("Real-world JSON Schemas")
 struct SchemaCorpusTests {
     static let budget = 200
-    static let acceptedFloor = 393
+    static let acceptedFloor = 399
 
-    @Test("at least 393 of the 400 schemas are accepted, and every value generated for them validates")
+    @Test("at least 399 of the 400 schemas are accepted, and every value generated for them validates")
     func corpus() throws {
         let only = ProcessInfo.processInfo.environment["LMSESSION_SCHEMA_CORPUS_ONLY"]
         let trace = ProcessInfo.processInfo.environment["LMSESSION_SCHEMA_CORPUS_TRACE"] != nil
@@ -62,9 +62,8 @@ struct SchemaCorpusTests {
         #expect(failed.isEmpty, "\(failed.joined(separator: "\n"))")
         #expect(summary.checked == lines.count)
         #expect(summary.invalid.isEmpty, "\(summary.invalid.joined(separator: "\n"))")
-        // A floor at the count reached (393/400 = 98%, see docs/guided.md; issue 16 asks for 95%), so
-        // a regression fails. The 7 rejected: 6 Azure Pipelines definitions with more than 256
-        // combinations of anyOf alternatives, and a BFCL schema no value satisfies.
+        // A floor at the count reached (399/400, see docs/guided.md; issue 16 asks for 95%), so a
+        // regression fails. The one rejected: a BFCL schema no value satisfies.
         if only == nil { #expect(accepted >= Self.acceptedFloor, "accepted \(accepted) of \(cases.count)") }
     }
 }

@@ -20,8 +20,10 @@ final class SchemaReader {
     /// How deep ``expand(_:)`` is now (alternatives inlined into alternatives).
     var expansionDepth = 0
 
-    /// Most alternatives one schema may expand to.
-    static let maxAlternatives = 256
+    /// Most alternatives one schema may expand to. Azure Pipelines' `step` (an `anyOf` of 259 task objects and 12
+    /// other step forms) needs more than 256; each combination is one object's automaton, so the state budget
+    /// still bounds what is built.
+    static let maxAlternatives = 4096
     /// Deepest nesting of alternatives inlined into each other: deeper only when a branch leads back to its own
     /// schema with no object or array between (`{"anyOf": [{"$ref": "#"}]}`), which has no finite expansion.
     static let maxExpansionDepth = 64
