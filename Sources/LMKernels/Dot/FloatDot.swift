@@ -1,7 +1,7 @@
 import LMKernelsCore
 
 /// Float weight types (F32, F16, BF16) read as 8 Floats at a time, dotted with Float activations.
-protocol FloatFormat {
+protocol FloatFormat: SendableMetatype {
     static var bytesPerValue: Int { get }
     /// Values `i..<i+8` of the row at `row`.
     static func load8(_ row: UnsafeRawPointer, _ i: Int) -> SIMD8<Float>
