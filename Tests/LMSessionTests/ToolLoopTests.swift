@@ -133,6 +133,9 @@ struct SlowTool: Tool {
         } catch let error as LanguageModelSession.ToolCallError {
             #expect(error.tool.name == "getWeather")
             #expect(error.underlyingError is BrokenTool.Offline)
+            // Printed, it names the tool and what it threw, not the tool's stored values.
+            #expect("\(error)" == "The tool \"getWeather\" failed: \(error.underlyingError.localizedDescription)")
+            #expect(error.localizedDescription == "\(error)")
         }
         #expect(session.transcript.isEmpty)
         #expect(!session.isResponding)

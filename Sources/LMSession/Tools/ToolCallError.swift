@@ -3,7 +3,7 @@ import Foundation
 extension LanguageModelSession {
     /// A tool threw while the session ran it (Apple's `ToolCallError`). The request ends and the transcript is
     /// rolled back to before it; the model does not see the error.
-    public struct ToolCallError: Swift.Error, LocalizedError {
+    public struct ToolCallError: Swift.Error, LocalizedError, CustomStringConvertible {
         /// The tool that threw.
         public var tool: any Tool
         /// What it threw.
@@ -14,8 +14,9 @@ extension LanguageModelSession {
             self.underlyingError = underlyingError
         }
 
-        public var errorDescription: String? {
-            "The tool \"\(tool.name)\" failed: \(underlyingError.localizedDescription)"
-        }
+        public var errorDescription: String? { description }
+
+        /// The tool's name and what it threw (not the tool's stored values, which `print(error)` showed otherwise).
+        public var description: String { "The tool \"\(tool.name)\" failed: \(underlyingError.localizedDescription)" }
     }
 }
