@@ -4,6 +4,8 @@ import LMTransformer
 /// Minimal `--flag value` / `--switch` / positional parser for the command line tool.
 struct CommandLineArguments {
     private(set) var options: [String: String] = [:]
+    /// Every value of each option given more than once, in order (``options`` keeps the last).
+    private(set) var allValues: [String: [String]] = [:]
     private(set) var switches: Set<String> = []
     private(set) var positional: [String] = []
 
@@ -23,9 +25,11 @@ struct CommandLineArguments {
                     let key = String(name[..<eq])
                     guard valueOptions.contains(key) else { throw .usage("unknown option --\(key)") }
                     options[key] = String(name[name.index(after: eq)...])
+                    allValues[key, default: []].append(String(name[name.index(after: eq)...]))
                 } else if valueOptions.contains(name) {
                     guard i + 1 < args.endIndex else { throw .usage("--\(name) needs a value") }
                     options[name] = args[i + 1]
+                    allValues[name, default: []].append(args[i + 1])
                     i += 1
                 } else if allowed.contains(name) {
                     switches.insert(name)
@@ -40,6 +44,9 @@ struct CommandLineArguments {
     }
 
     func string(_ name: String) -> String? { options[name] }
+
+    /// Every value given for `name` (a repeatable option such as `--image`), in order.
+    func strings(_ name: String) -> [String] { allValues[name] ?? [] }
 
     func int(_ name: String) throws(CLIError) -> Int? {
         guard let s = options[name] else { return nil }

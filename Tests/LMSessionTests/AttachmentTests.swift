@@ -161,6 +161,19 @@ struct AttachmentTests {
         #expect(session.transcript == before)
     }
 
+    @Test func `an image URL that is not a file, or is a directory, is refused by name`() throws {
+        let remote = try #require(URL(string: "https://example.invalid/a.png"))
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+        for (url, reason) in [(remote, "only file URLs are read"), (directory, "it is a directory")] {
+            #expect {
+                _ = try Transcript.ImageAttachment(imageURL: url).loaded()
+            } throws: { error in
+                guard case let Transcript.ImageAttachment.LoadError.unreadable(found, text) = error else { return false }
+                return found == url && text.contains(reason) && "\(error)".contains(url.isFileURL ? url.path : url.absoluteString)
+            }
+        }
+    }
+
     // MARK: Claude
 
     @Test func `a Claude model with image input sends an image block with base64 source`() async throws {

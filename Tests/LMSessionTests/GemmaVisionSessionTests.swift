@@ -62,6 +62,17 @@ struct GemmaVisionSessionTests {
         #expect(tokens[start - 1] == vocabulary && tokens[start + 4] == vocabulary + 1, "<start_of_image> and <end_of_image> around the rows")
     }
 
+    @Test func `a Gemma 3 mmproj beside a text model without its image tokens is refused, naming the token`() throws {
+        let ideficsText = try TinyVisionModel.write()
+        defer { try? FileManager.default.removeItem(atPath: ideficsText) }
+        #expect {
+            _ = try SystemLanguageModel(fileURL: URL(fileURLWithPath: ideficsText), mmprojURL: Self.mmproj, contextSize: 512)
+        } throws: { error in
+            guard case LocalModelError.loadFailed(_, let reason) = error else { return false }
+            return reason.contains("<start_of_image>")
+        }
+    }
+
     @Test func `the vision capability is declared with a Gemma 3 mmproj`() {
         #expect(Self.model.capabilities.contains(.vision))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LMImage
 import LMSession
 import LMTransformer
 import Testing
@@ -94,6 +95,42 @@ struct VisionSessionTests {
             return info.capability == .vision
         }
         #expect(session.transcript.isEmpty)
+        // Counting tokens refuses the image as a request would.
+        await #expect {
+            _ = try await textOnly.tokenCount(for: Prompt { "What is this?"; Attachment(imageURL: Self.image("rgb8-17x13.png")) })
+        } throws: { error in
+            guard case LanguageModelError.unsupportedCapability(let info) = error else { return false }
+            return info.capability == .vision
+        }
+    }
+
+    @Test func `counting tokens of a prompt whose image file is missing throws LoadError, as a request does`() async throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/lmsession/cat.png")
+        await #expect {
+            _ = try await Self.model.tokenCount(for: Prompt { "What is this?"; Attachment(imageURL: missing) })
+        } throws: { error in
+            guard case Transcript.ImageAttachment.LoadError.unreadable(let url, _) = error else { return false }
+            return url == missing
+        }
+    }
+
+    @Test func `images sent by many sessions at once are decoded and encoded one at a time`() async throws {
+        // Four different 1200 x 900 images of noise (a decode takes tens of milliseconds, so unguarded decodes overlap).
+        var random = SplitMix64(seed: 44)
+        let images = (0..<4).map { _ in
+            Data(PNGEncoder.encode(width: 1200, height: 900, channels: 3, pixels: (0..<1200 * 900 * 3).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+        }
+        let provider = LocalTransformerProvider(path: Self.textModelPath, mmprojPath: Self.mmproj.path, contextSize: 512, threads: 2)
+        let model = SystemLanguageModel(provider: provider)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for image in images {
+                group.addTask {
+                    _ = try await LanguageModelSession(model: model).respond(options: Self.greedy(1)) { "Describe."; Attachment(imageData: image) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(provider.peakConcurrentImageWork == 1)
     }
 
     @Test func `a missing mmproj file is named as the mmproj, not as the model`() throws {

@@ -40,6 +40,32 @@ struct ImageCommandTests {
         #expect(output.contains("prompt tokens (image included)"), "\(output)")
     }
 
+    @Test("every --image is used, in order, as llama-mtmd-cli uses them")
+    func severalImages() throws {
+        let model = try TinyVisionModel.write()
+        defer { try? FileManager.default.removeItem(atPath: model) }
+        func promptTokens(_ images: [String]) throws -> Int {
+            let (status, output) = try CommandLineVocabularyTests.run(["generate", "--model", model, "--mmproj", Self.mmproj]
+                + images.flatMap { ["--image", $0] } + ["--greedy", "--max-tokens", "1", "--threads", "2", "--context", "512", "Compare."])
+            #expect(status == 0, "\(output)")
+            let line = try #require(output.split(separator: "\n").first { $0.contains("prompt tokens (image included)") }, "\(output)")
+            return try #require(Int(line.prefix { $0.isNumber }))
+        }
+        let one = try promptTokens([Self.image]), two = try promptTokens([Self.image, Self.image])
+        // One image of 33x21 pixels takes 33 tokens with the tiny Idefics3 mmproj (VisionSessionTests.tokensPerImage).
+        #expect(two == one + 33)
+    }
+
+    @Test("options that cannot go with --image say so", arguments: [
+        (["--raw"], "--raw cannot be combined with --image"),
+        (["--schema", "/nonexistent/s.json"], "--schema cannot be combined with --image or --mmproj"),
+    ])
+    func combinations(extra: [String], message: String) throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--mmproj", Self.mmproj, "--image", Self.image] + extra + ["Hi"])
+        #expect(status == 2, "\(output)")
+        #expect(output.contains(message), "\(output)")
+    }
+
     @Test("--image without --mmproj is a usage error (exit 2)")
     func imageNeedsMmproj() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--image", Self.image, "Describe this image."])

@@ -141,10 +141,7 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
     /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) when the transcript holds attachments
     ///   and the model has no image encoder (a session turns them away earlier; this guards direct calls).
     private func run(_ request: LanguageModelRequest, stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
-        if provider.mmprojPath == nil, request.transcript.contains(where: \.hasAttachment) {
-            throw LanguageModelError.unsupportedCapability(.init(capability: .vision,
-                debugDescription: "The local model reads text only (no mmproj file is loaded); the transcript holds attachments."))
-        }
+        try provider.refuseImagesWithoutEncoder(request.transcript)
         let loaded = try provider.loadedForGeneration()
         let prompt = try loaded.renderer.promptTokens(for: request, contextSize: loaded.contextSize)
         guard !prompt.isEmpty else {

@@ -152,9 +152,27 @@ public final class LocalTransformerProvider: ConversationModel {
         (try? loaded()).map { [$0.model.name] } ?? []
     }
 
+    /// - Throws: as a request would: ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) for entries with
+    ///   attachments on a model without an image encoder, ``Transcript/ImageAttachment/LoadError`` for an image that
+    ///   cannot be read, what loading the model throws, what rendering throws.
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
+        let entries: [Transcript.Entry] = switch input {
+        case .request(let request): Array(request.transcript)
+        case .entries(let entries): entries
+        case .tools, .schema: []
+        }
+        try refuseImagesWithoutEncoder(entries)
+        for segment in entries.flatMap(\.segments) { _ = try segment.loadingAttachment() }
         let loaded = try loadedForGeneration()
         return try loaded.renderer.tokenCount(for: input)
+    }
+
+    /// Throws Apple's ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) when `entries` hold attachments and
+    /// no mmproj file (image encoder) is loaded.
+    func refuseImagesWithoutEncoder(_ entries: some Sequence<Transcript.Entry>) throws(LanguageModelError) {
+        guard mmprojPath == nil, entries.contains(where: \.hasAttachment) else { return }
+        throw .unsupportedCapability(.init(capability: .vision,
+            debugDescription: "The local model reads text only (no mmproj file is loaded); the transcript holds attachments."))
     }
 
     /// The batching of this provider's sessions once the model is loaded: decode steps run, the
@@ -164,6 +182,9 @@ public final class LocalTransformerProvider: ConversationModel {
         let s = scheduler.statistics
         return (s.steps, s.largestBatch, scheduler.activeCount)
     }
+
+    /// The most images decoded or encoded at once on this model so far (nil without an image encoder). For tests.
+    package var peakConcurrentImageWork: Int? { (try? loaded())?.renderer.vision?.peakConcurrentImageWork }
 
     /// KV caches this provider's sessions hold now (generating or idle).
     package var heldCaches: Int { budget.held }

@@ -60,7 +60,7 @@ extension Transcript {
 
             public var description: String {
                 switch self {
-                case let .unreadable(url, reason): "cannot read image \(url.path): \(reason)"
+                case let .unreadable(url, reason): "cannot read image \(url.isFileURL ? url.path : url.absoluteString): \(reason)"
                 case let .unknownContentType(url): "unknown image type" + (url.map { " for \($0.path)" } ?? "") + " (expected PNG, JPEG, GIF or WebP)"
                 case let .orientationUnsupported(type): "cannot turn an image of type \(type) (orientation is applied to PNG and JPEG images only)"
                 case let .invalidPixels(reason): "invalid pixels: \(reason)"
@@ -96,6 +96,11 @@ extension Transcript {
         func bytes() throws(LoadError) -> Data {
             if let data { return data }
             guard let url else { throw .unknownContentType(nil) }
+            guard url.isFileURL else { throw .unreadable(url, "only file URLs are read (give other images as data)") }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw .unreadable(url, "it is a directory")
+            }
             do { return try Data(contentsOf: url) } catch { throw .unreadable(url, error.localizedDescription) }
         }
 

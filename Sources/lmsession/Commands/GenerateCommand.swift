@@ -8,6 +8,12 @@ enum GenerateCommand {
         func given(_ option: String) -> Bool {
             args.prefix(while: { $0 != "--" }).contains { $0 == "--" + option || $0.hasPrefix("--\(option)=") }
         }
+        if given("schema"), given("image") || given("mmproj") {
+            throw .usage("--schema cannot be combined with --image or --mmproj (a vision answer is text here)")
+        }
+        if given("raw"), given("image") || given("mmproj") {
+            throw .usage("--raw cannot be combined with --image (the image is placed by the chat template)")
+        }
         if given("schema") { return try SchemaGeneration.run(args) }
         if given("image") { return try ImageGeneration.run(args) }
         if given("mmproj") {

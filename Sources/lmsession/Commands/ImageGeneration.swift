@@ -1,10 +1,10 @@
 import Foundation
 import LMSession
 
-/// `lmsession generate --mmproj MMPROJ.gguf --image FILE PROMPT`: one answer about an image, through
-/// `LanguageModelSession` on the model with its `mmproj` file (Idefics3/SmolVLM). The image goes right before the
-/// prompt's text in the user message (`Prompt { Attachment(imageURL:); PROMPT }`), where llama.cpp's
-/// `llama-mtmd-cli -p PROMPT --image FILE` puts its media marker. The answer on stdout, token counts and time on
+/// `lmsession generate --mmproj MMPROJ.gguf --image FILE [--image FILE...] PROMPT`: one answer about images, through
+/// `LanguageModelSession` on the model with its `mmproj` file (Idefics3/SmolVLM, Gemma 3). The images go right before
+/// the prompt's text in the user message, in order (`Prompt { Attachment(imageURL:)...; PROMPT }`), where llama.cpp's
+/// `llama-mtmd-cli -p PROMPT --image FILE...` puts its media markers. The answer on stdout, token counts and time on
 /// stderr.
 enum ImageGeneration {
     static let valueOptions: Set<String> = ["mmproj", "image", "model", "system", "max-tokens", "threads", "context",
@@ -14,12 +14,14 @@ enum ImageGeneration {
         let a = try CommandLineArguments(args, valueOptions: valueOptions, switches: ["greedy"])
         guard a.positional.count == 1 else { throw .usage("generate --image takes exactly one PROMPT argument") }
         guard let mmproj = a.string("mmproj") else { throw .usage("generate --image needs --mmproj MMPROJ.gguf, the model's image encoder") }
-        guard let image = a.string("image"), !image.isEmpty else { throw .usage("--image needs a file path") }
+        let images = a.strings("image")
+        guard !images.isEmpty, !images.contains(where: \.isEmpty) else { throw .usage("--image needs a file path") }
         let contextSize = try a.contextSize()
         let threads = try a.threads()
         let options = try SchemaGeneration.generationOptions(a)
         let modelPath = ModelLocator.path(a.string("model"))
-        for (path, what) in [(modelPath, "model"), (mmproj, "mmproj file"), (image, "image")] where !FileManager.default.fileExists(atPath: path) {
+        for (path, what) in [(modelPath, "model"), (mmproj, "mmproj file")] + images.map({ ($0, "image") })
+            where !FileManager.default.fileExists(atPath: path) {
             throw .failed("\(what) not found at \(path)")
         }
         let (prompt, instructions) = (a.positional[0], a.string("system"))
@@ -30,7 +32,7 @@ enum ImageGeneration {
             noteContextCap(requested: contextSize, used: model.contextSize)
             let session = LanguageModelSession(model: model, instructions: instructions)
             let response = try await session.respond(options: options) {
-                Attachment(imageURL: URL(fileURLWithPath: image))
+                for image in images { Attachment(imageURL: URL(fileURLWithPath: image)) }
                 prompt
             }
             return (response.content, response.usage)

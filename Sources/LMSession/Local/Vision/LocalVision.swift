@@ -32,6 +32,28 @@ final class LocalVision: Sendable {
     /// Whether an image's rows attend to each other in full (Gemma 3), so they are prefilled in one pass.
     let bidirectional: Bool
     private let state = Mutex(State())
+    /// Held while an image is decoded or encoded: one at a time per model, so that memory does not grow with the
+    /// sessions sending images at once (a 64-megapixel image takes some 400 MB to decode and resize), and the ViT
+    /// has the threads to itself.
+    private let imageWork = Mutex(ImageWork())
+
+    struct ImageWork {
+        /// Images being decoded or encoded now, and the most there ever were at once (for tests).
+        var running = 0, peak = 0
+    }
+
+    /// The most images decoded or encoded at once on this model so far: 1 when any was. For tests.
+    var peakConcurrentImageWork: Int { imageWork.withLock { $0.peak } }
+
+    /// Runs `body` while holding ``imageWork``.
+    private func oneImageAtATime<T>(_ body: () throws(LanguageModelError) -> T) throws(LanguageModelError) -> T {
+        try imageWork.withLock { (work: inout ImageWork) throws(LanguageModelError) -> T in
+            work.running += 1
+            work.peak = max(work.peak, work.running)
+            defer { work.running -= 1 }
+            return try body()
+        }
+    }
 
     fileprivate struct State {
         /// Key -> the image's bytes and layout, in the order they were last used.
@@ -52,12 +74,19 @@ final class LocalVision: Sendable {
     /// Loads the `mmproj` file at `path` for a text model of `nEmbd` embeddings and vocabulary `tokenizer`.
     /// - Throws: ``LocalModelError/loadFailed(path:reason:)`` when the file is not a supported `mmproj`, its
     ///   projector's embeddings are not `nEmbd` wide, a Gemma 3 image takes more rows than one forward pass, or
-    ///   the vocabulary lacks Idefics3's image tokens.
+    ///   the vocabulary lacks the projector's image tokens (Idefics3's, or Gemma 3's `<start_of_image>` and
+    ///   `<end_of_image>`).
     init(path: String, tokenizer: Tokenizer, nEmbd: Int, threads: Int) throws(LocalModelError) {
         let encoder: VisionEncoder
         do { encoder = try VisionEncoder(path: path, threads: threads) } catch { throw .loadFailed(path: path, reason: error.description) }
         guard encoder.nEmbdText == nEmbd else {
             throw .loadFailed(path: path, reason: "the projector makes \(encoder.nEmbdText)-wide embeddings; the text model's are \(nEmbd)")
+        }
+        func lookup(_ text: String) throws(LocalModelError) -> Int {
+            guard let id = Self.lookupToken(text, tokenizer) else {
+                throw .loadFailed(path: path, reason: "the text model's vocabulary has no \(text.debugDescription) token, which \(encoder.hyperparameters.projector.rawValue) images need")
+            }
+            return id
         }
         switch encoder.hyperparameters.projector {
         case .gemma3:
@@ -66,15 +95,11 @@ final class LocalVision: Sendable {
                 throw .loadFailed(path: path, reason: "a Gemma 3 image takes \(rows) rows, more than one forward pass (\(ForwardEngine.maxBatch)) can attend over in full")
             }
             rowEnd = []
-            overviewStart = tokenizer.encode("<start_of_image>", addBOS: false, parseSpecial: true)
-            overviewEnd = tokenizer.encode("<end_of_image>", addBOS: false, parseSpecial: true)
+            // mtmd tokenizes them as text with special tokens, which is one token each in a Gemma 3 vocabulary; a
+            // vocabulary without them is another model's, so the pair is refused rather than fed their bytes.
+            overviewStart = [try lookup("<start_of_image>")]
+            overviewEnd = [try lookup("<end_of_image>")]
         case .idefics3:
-            func lookup(_ text: String) throws(LocalModelError) -> Int {
-                guard let id = Self.lookupToken(text, tokenizer) else {
-                    throw .loadFailed(path: path, reason: "the text model's vocabulary has no \(text.debugDescription) token, which Idefics3 images need")
-                }
-                return id
-            }
             rowEnd = [try lookup("\n")]
             overviewStart = [try lookup("\n\n"), try lookup("<fake_token_around_image>"), try lookup("<global-img>")]
             overviewEnd = [try lookup("<fake_token_around_image>")]
@@ -118,14 +143,15 @@ final class LocalVision: Sendable {
         do { data = try image.bytes() } catch { throw Self.unreadable(error.description) }
         let key = Self.key(data, image.orientation)
         if let known = state.withLock({ $0.touch(key) }) { return (key, known) }
-        let decoded: DecodedImage
-        do {
-            decoded = try DecodedImage(data: data, turnedBy: image.orientation)
-        } catch {
-            throw Self.unreadable("the image does not decode: \(error)")
+        let layout: TileLayout = try oneImageAtATime { () throws(LanguageModelError) -> TileLayout in
+            let decoded: DecodedImage
+            do {
+                decoded = try DecodedImage(data: data, turnedBy: image.orientation)
+            } catch {
+                throw Self.unreadable("the image does not decode: \(error)")
+            }
+            do { return try preprocessor.layout(width: decoded.width, height: decoded.height) } catch { throw Self.unreadable("\(error)") }
         }
-        let layout: TileLayout
-        do { layout = try preprocessor.layout(width: decoded.width, height: decoded.height) } catch { throw Self.unreadable(error.description) }
         guard layout.tokenCount <= Self.maxRows else {
             throw Self.unreadable("the image takes \(layout.tokenCount) tokens, more than \(Self.maxRows)")
         }
@@ -144,20 +170,25 @@ final class LocalVision: Sendable {
     /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when the image is no longer registered or
     ///   does not encode.
     func embeddings(key: UInt64) throws(LanguageModelError) -> [Float] {
-        if let kept = state.withLock({ s in s.embeddings.first { $0.key == key }?.rows }) { return kept }
-        guard let image = state.withLock({ $0.touch(key) }) else { throw Self.unreadable("the image is no longer registered") }
-        let rows: [Float]
-        do {
-            rows = try encoder.embeddings(for: try image.decoded())
-        } catch {
-            throw Self.unreadable("\(error)")
+        func kept() -> [Float]? { state.withLock { s in s.embeddings.first { $0.key == key }?.rows } }
+        if let rows = kept() { return rows }
+        return try oneImageAtATime { () throws(LanguageModelError) -> [Float] in
+            // Another session may have encoded it while this one waited.
+            if let rows = kept() { return rows }
+            guard let image = state.withLock({ $0.touch(key) }) else { throw Self.unreadable("the image is no longer registered") }
+            let rows: [Float]
+            do {
+                rows = try encoder.embeddings(for: try image.decoded())
+            } catch {
+                throw Self.unreadable("\(error)")
+            }
+            state.withLock { s in
+                s.embeddings.removeAll { $0.key == key }
+                s.embeddings.append((key, rows))
+                if s.embeddings.count > Self.embeddingsLimit { s.embeddings.removeFirst() }
+            }
+            return rows
         }
-        state.withLock { s in
-            s.embeddings.removeAll { $0.key == key }
-            s.embeddings.append((key, rows))
-            if s.embeddings.count > Self.embeddingsLimit { s.embeddings.removeFirst() }
-        }
-        return rows
     }
 
     // MARK: Placeholder ids
