@@ -22,14 +22,18 @@ struct RandomGrammarDriver {
         case dead(String)
     }
 
-    func generate(_ grammar: CompiledGrammar, seed: UInt64, budget: Int) -> Outcome {
+    /// - Parameter onMask: called with how long each step's mask took (for the corpus benchmark).
+    func generate(_ grammar: CompiledGrammar, seed: UInt64, budget: Int, onMask: (Duration) -> Void = { _ in }) -> Outcome {
         let matcher = GrammarMatcher(grammar: grammar, index: index)
         var rng = SplitMix64(seed: seed)
         var mask = [UInt64](repeating: 0, count: index.wordCount)
         var bytes: [UInt8] = []
         var generated = 0
+        let clock = ContinuousClock()
         while generated < budget {
+            let start = clock.now
             mask.withUnsafeMutableBufferPointer { matcher.computeMask(into: $0) }
+            onMask(clock.now - start)
             let left = budget - generated
             var token = pick(mask, &rng)
             guard var chosen = token else { return .dead(String(decoding: bytes, as: UTF8.self)) }
