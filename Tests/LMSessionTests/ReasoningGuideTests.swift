@@ -17,7 +17,7 @@ import TestSupport
     /// first step `runnerUp` next.
     static func run(_ request: LanguageModelRequest, script: [Int], runnerUp: Int? = nil, markers: Bool = true,
                     promptEnd: ReasoningPromptEnd = .none) throws -> [LanguageModelEvent] {
-        let vocabulary = DecodeVocabulary(tokens: tokens, endOfGeneration: [ToyVocabulary.eos], envelope: toy.envelope(.object),
+        let vocabulary = DecodeVocabulary(tokens: tokens, endOfGeneration: [ToyVocabulary.eos], envelope: toy.envelope(isList: false),
                                           reasoningMarkers: markers ? ReasoningMarkers(open: open, close: close) : nil)
         let forward = ScriptedForward(prompt: [ToyVocabulary.eos], vocabularySize: tokens.count) { history in
             let step = history.count - 1

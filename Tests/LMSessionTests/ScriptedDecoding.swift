@@ -8,17 +8,17 @@ import TestSupport
 enum ScriptedDecoding {
     static let vocabulary = ToyVocabulary()
 
-    static func decodeVocabulary(_ style: ToolCallEnvelope.Style = .object) -> DecodeVocabulary {
-        DecodeVocabulary(tokens: vocabulary.tokens, endOfGeneration: [ToyVocabulary.eos], envelope: vocabulary.envelope(style))
+    static func decodeVocabulary(isList: Bool = false) -> DecodeVocabulary {
+        DecodeVocabulary(tokens: vocabulary.tokens, endOfGeneration: [ToyVocabulary.eos], envelope: vocabulary.envelope(isList: isList))
     }
 
     /// The events of one model call of `request`; `logits(history)` gives the logits after each history
     /// (the prompt is one token). Events emitted before an error are passed to `onEvent` too.
-    static func run(_ request: LanguageModelRequest, style: ToolCallEnvelope.Style = .object,
+    static func run(_ request: LanguageModelRequest, isList: Bool = false,
                     logits: @escaping ([Int]) -> [Float], onEvent: (LanguageModelEvent) -> Void = { _ in }) throws -> [LanguageModelEvent] {
         let forward = ScriptedForward(prompt: [ToyVocabulary.eos], vocabularySize: vocabulary.tokens.count, script: logits)
         var events: [LanguageModelEvent] = []
-        try LocalDecoding.run(request, vocabulary: decodeVocabulary(style), forward: forward, logits: forward.firstLogits,
+        try LocalDecoding.run(request, vocabulary: decodeVocabulary(isList: isList), forward: forward, logits: forward.firstLogits,
                               promptCount: 1, cached: 0, isCancelled: { false }) { event in
             events.append(event)
             onEvent(event)

@@ -28,9 +28,10 @@ struct ToyVocabulary {
     /// `text` one character per token (no merges), so every byte is its own step.
     func characters(_ text: String) -> [Int] { text.map { id(String($0)) } }
 
-    func envelope(_ style: ToolCallEnvelope.Style) -> ToolCallDecoder.EnvelopeTokens {
+    /// `<tool_call>` envelopes holding a list of calls (`isList`) or one call each.
+    func envelope(isList: Bool) -> ToolCallDecoder.EnvelopeTokens {
         .init(open: [id("<tool"), id("_call"), id(">")], close: [id("</tool_call>")],
-              separatorAndOpen: [id("\n"), id("<tool"), id("_call"), id(">")], style: style, quote: id("\""))
+              separatorAndOpen: [id("\n"), id("<tool"), id("_call"), id(">")], isList: isList, quote: id("\""))
     }
 }
 
@@ -38,12 +39,12 @@ struct ToyVocabulary {
     static let vocabulary = ToyVocabulary()
     static let tools = [Transcript.ToolDefinition(tool: GetWeather()), Transcript.ToolDefinition(tool: FindContacts())]
 
-    /// A decoder for `tools` (default: weather and contacts), in the object style unless `style` says otherwise.
+    /// A decoder for `tools` (default: weather and contacts), one call per envelope unless `isList`.
     static func decoder(_ mode: GenerationOptions.ToolCallingMode.Kind, schema: GenerationSchema? = nil,
-                        tools: [Transcript.ToolDefinition] = tools, style: ToolCallEnvelope.Style = .object) throws -> ToolCallDecoder {
+                        tools: [Transcript.ToolDefinition] = tools, isList: Bool = false) throws -> ToolCallDecoder {
         let counter = Counter()
         return try ToolCallDecoder(definitions: tools, schema: schema, mode: mode, tokens: vocabulary.tokens,
-                                   endOfGeneration: [ToyVocabulary.eos], envelope: vocabulary.envelope(style),
+                                   endOfGeneration: [ToyVocabulary.eos], envelope: vocabulary.envelope(isList: isList),
                                    makeID: { defer { counter.increment() }; return "id\(counter.value)" })
     }
 
@@ -119,10 +120,10 @@ struct ToyVocabulary {
         }
     }
 
-    @Test(arguments: [(ToolCallEnvelope.Style.object, ["{", "{\"", #"{"name": "FindContacts", "arguments": {"count": "#]), (.list, ["["])])
-    func requiredForcesTheOpeningTagFirst(style: ToolCallEnvelope.Style, continuations: [String]) throws {
+    @Test(arguments: [(false, ["{", "{\"", #"{"name": "FindContacts", "arguments": {"count": "#]), (true, ["["])])
+    func requiredForcesTheOpeningTagFirst(isList: Bool, continuations: [String]) throws {
         let v = Self.vocabulary
-        var decoder = try Self.decoder(.required, style: style)
+        var decoder = try Self.decoder(.required, isList: isList)
         #expect(decoder.next() == .force([v.id("<tool"), v.id("_call"), v.id(">")]))
         #expect(Self.allowedTokens(decoder.next()) == continuations.map(v.id))
         #expect(decoder.isCallingTools)
@@ -130,7 +131,7 @@ struct ToyVocabulary {
 
     @Test func theListStyleTakesEveryCallOfTheRoundInOneEnvelope() throws {
         let v = Self.vocabulary
-        var decoder = try Self.decoder(.allowed, style: .list)
+        var decoder = try Self.decoder(.allowed, isList: true)
         #expect(try Self.feed(&decoder, [v.id("<tool"), v.id("_call")]) == [.held, .held])
         #expect(try decoder.accept(v.id(">{\"")) == .rejected, "a list must follow the tag")
         #expect(try decoder.accept(v.id(">")) == .call)
@@ -144,7 +145,7 @@ struct ToyVocabulary {
 
     @Test func theListStyleDropsARepeatedCall() throws {
         let v = Self.vocabulary
-        var decoder = try Self.decoder(.required, style: .list)
+        var decoder = try Self.decoder(.required, isList: true)
         _ = decoder.next()
         _ = try Self.feed(&decoder, v.characters("[" + Self.weatherCall + ", " + Self.weatherCall + "]"))
         #expect(decoder.next() == .force([v.id("</tool_call>")]))
@@ -154,7 +155,7 @@ struct ToyVocabulary {
 
     @Test func theListStyleHoldsAtMostEightCalls() throws {
         let v = Self.vocabulary
-        var decoder = try Self.decoder(.required, style: .list)
+        var decoder = try Self.decoder(.required, isList: true)
         _ = decoder.next()
         // A call in three tokens: the head up to the count, the count, the closing braces.
         let call = { (count: Int) in [v.id(#"{"name": "FindContacts", "arguments": {"count": "#), v.id("\(count)"), v.id("}}")] }

@@ -9,7 +9,7 @@ import Testing
     static let weatherJSON = #"{"name": "get_weather", "description": "Gets today's weather in a city.", "parameters": {"type":"object","properties":{"city":{"type":"string","description":"The city's name"}},"required":["city"]}}"#
 
     @Test func theListStyleInstructionsShowTheToolsAsAJSONListAndAListOfCalls() {
-        let text = ToolCallEnvelope.instructions([Transcript.ToolDefinition(tool: FindContacts()), Transcript.ToolDefinition(tool: GetWeather())], style: .list)
+        let text = ToolCallEnvelope.instructions([Transcript.ToolDefinition(tool: FindContacts()), Transcript.ToolDefinition(tool: GetWeather())], syntax: ToolCallSyntax(convention: .jsonList))
         #expect(text.split(separator: "\n").map(String.init) == [
             "You can call these tools (functions) to answer:",
             "<tools>[\(Self.contactsJSON), \(Self.weatherJSON)]</tools>",
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func theObjectStyleInstructionsShowOneToolPerLineAndOneCallPerEnvelope() {
-        let text = ToolCallEnvelope.instructions([Transcript.ToolDefinition(tool: FindContacts()), Transcript.ToolDefinition(tool: GetWeather())], style: .object)
+        let text = ToolCallEnvelope.instructions([Transcript.ToolDefinition(tool: FindContacts()), Transcript.ToolDefinition(tool: GetWeather())], syntax: ToolCallSyntax(convention: .hermes))
         #expect(text.split(separator: "\n").map(String.init) == [
             "You can call these tools (functions) to answer:",
             "<tools>", Self.contactsJSON, Self.weatherJSON, "</tools>",
@@ -28,9 +28,9 @@ import Testing
         ])
     }
 
-    @Test(arguments: [("qwen2", ToolCallEnvelope.Style.object), ("qwen3", .object), ("llama", .list), ("gemma3", .list)])
-    func theStyleFollowsTheModelFamily(architecture: String, style: ToolCallEnvelope.Style) throws {
-        #expect(ToolCallEnvelope.Style(architecture: try #require(Architecture(named: architecture))) == style)
+    @Test(arguments: [("qwen2", false), ("qwen3", false), ("llama", true), ("gemma3", true)])
+    func theLayoutFollowsTheModelFamily(architecture: String, isList: Bool) throws {
+        #expect(ToolCallSyntax(architecture: try #require(Architecture(named: architecture))).isList == isList)
     }
 
     @Test func aToolOutputGoesBackInToolResponseTags() {
@@ -56,12 +56,12 @@ import Testing
     ])
 
     @Test func aRoundIsRenderedAsOneListInTheListStyle() {
-        #expect(ToolCallEnvelope.render(Self.round, style: .list) ==
+        #expect(ToolCallEnvelope.render(Self.round, syntax: ToolCallSyntax(convention: .jsonList)) ==
             #"<tool_call>[{"name": "get_weather", "arguments": {"city":"Oslo"}}, {"name": "FindContacts", "arguments": {"count":2}}]</tool_call>"#)
     }
 
     @Test func aRoundIsRenderedAsOneEnvelopePerLineInTheObjectStyle() throws {
-        #expect(ToolCallEnvelope.render(Self.round, style: .object) == """
+        #expect(ToolCallEnvelope.render(Self.round, syntax: ToolCallSyntax(convention: .hermes)) == """
             <tool_call>{"name": "get_weather", "arguments": {"city":"Oslo"}}</tool_call>
             <tool_call>{"name": "FindContacts", "arguments": {"count":2}}</tool_call>
             """)

@@ -10,9 +10,9 @@ import Testing
     static let v = ToyVocabulary()
     static let tag = "[TOOL_CALLS]"
 
-    static func envelope(style: ToolCallEnvelope.Style, id: (key: String, length: Int)?, nameFirst: ToolCallSyntax.NameFirst?) -> ToolCallDecoder.EnvelopeTokens {
+    static func envelope(isList: Bool, id: (key: String, length: Int)?, nameFirst: ToolCallSyntax.NameFirst?) -> ToolCallDecoder.EnvelopeTokens {
         ToolCallDecoder.EnvelopeTokens(
-            open: v.characters(tag), close: [], separatorAndOpen: style == .list ? [] : v.characters(tag), style: style, quote: v.id("\""),
+            open: v.characters(tag), close: [], separatorAndOpen: isList ? [] : v.characters(tag), isList: isList, quote: v.id("\""),
             tags: .init(open: tag, others: ToolCallSyntaxDecoderTests.others), tagBytes: Array(tag.utf8), id: id, nameFirst: nameFirst)
     }
 
@@ -22,9 +22,9 @@ import Testing
                                    envelope: envelope, makeID: { defer { counter.increment() }; return "id\(counter.value)" })
     }
 
-    static let nemo = envelope(style: .list, id: ("id", 9), nameFirst: nil)
-    static let ministral = envelope(style: .object, id: nil, nameFirst: .init(idMarker: nil, beforeArguments: "[ARGS]"))
-    static let small = envelope(style: .object, id: ("[CALL_ID]", 9), nameFirst: .init(idMarker: "[CALL_ID]", beforeArguments: "[ARGS]"))
+    static let nemo = envelope(isList: true, id: ("id", 9), nameFirst: nil)
+    static let ministral = envelope(isList: false, id: nil, nameFirst: .init(idMarker: nil, beforeArguments: "[ARGS]"))
+    static let small = envelope(isList: false, id: ("[CALL_ID]", 9), nameFirst: .init(idMarker: "[CALL_ID]", beforeArguments: "[ARGS]"))
 
     @Test func nemoCallsAreAListWhoseIDsTheModelWrites() throws {
         var decoder = try Self.decoder(.allowed, Self.nemo)

@@ -16,7 +16,7 @@ import Testing
     }
 
     static let envelopes: [(String, ToolCallDecoder.EnvelopeTokens)] = [
-        ("list", v.envelope(.list)), ("object", v.envelope(.object)), ("hermes", ToolCallSyntaxDecoderTests.hermes),
+        ("list", v.envelope(isList: true)), ("object", v.envelope(isList: false)), ("hermes", ToolCallSyntaxDecoderTests.hermes),
         ("llama", ToolCallSyntaxDecoderTests.llama), ("mistral-nemo", ToolCallMistralDecoderTests.nemo),
         ("ministral", ToolCallMistralDecoderTests.ministral),
     ]

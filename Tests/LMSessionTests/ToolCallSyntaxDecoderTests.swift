@@ -9,13 +9,13 @@ import Testing
     static let others = ["</tool_call>", "<tool_response>", "</tool_response>", "<tools>", "</tools>"]
 
     static let llama = ToolCallDecoder.EnvelopeTokens(
-        open: v.characters("{\"name\""), close: [], separatorAndOpen: [], style: .object, quote: v.id("\""),
+        open: v.characters("{\"name\""), close: [], separatorAndOpen: [], isList: false, quote: v.id("\""),
         argumentsKey: "parameters", tags: .init(open: "{\"name\"", others: others), tagStartsJSON: true,
         tagBytes: Array("{\"name\"".utf8))
 
     static let hermes = ToolCallDecoder.EnvelopeTokens(
         open: [v.id("<tool"), v.id("_call"), v.id(">"), v.id("\n")], close: [v.id("\n"), v.id("</tool_call>")],
-        separatorAndOpen: [v.id("\n"), v.id("<tool"), v.id("_call"), v.id(">"), v.id("\n")], style: .object, quote: v.id("\""),
+        separatorAndOpen: [v.id("\n"), v.id("<tool"), v.id("_call"), v.id(">"), v.id("\n")], isList: false, quote: v.id("\""),
         tags: .init(open: "<tool_call>", others: others), openRest: ([10], [v.id("\n")]))
 
     static func decoder(_ mode: GenerationOptions.ToolCallingMode.Kind, _ envelope: ToolCallDecoder.EnvelopeTokens) throws -> ToolCallDecoder {

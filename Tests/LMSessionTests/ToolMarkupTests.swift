@@ -23,11 +23,11 @@ import TestSupport
     }
 
     static func decode(_ target: String, mode: GenerationOptions.ToolCallingMode, schema: GenerationSchema? = nil,
-                       style: ToolCallEnvelope.Style = .object) throws -> [LanguageModelEvent] {
+                       isList: Bool = false) throws -> [LanguageModelEvent] {
         let request = LanguageModelRequest(transcript: Transcript(),
                                            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200, toolCallingMode: mode),
                                            schema: schema, toolDefinitions: ToolCallDecoderTests.tools)
-        return try ScriptedDecoding.run(request, style: style, logits: echoing(target))
+        return try ScriptedDecoding.run(request, isList: isList, logits: echoing(target))
     }
 
     static let inventedResults = [
@@ -40,10 +40,10 @@ import TestSupport
 
     @Test(arguments: inventedResults, [GenerationOptions.ToolCallingMode.allowed, .disallowed])
     func aTextAnswerNeverHoldsToolMarkup(_ target: String, mode: GenerationOptions.ToolCallingMode) throws {
-        for style in [ToolCallEnvelope.Style.object, .list] {
-            let events = try Self.decode(target, mode: mode, style: style)
+        for isList in [false, true] {
+            let events = try Self.decode(target, mode: mode, isList: isList)
             let text = ScriptedDecoding.text(events)
-            for tag in Self.refused { #expect(!text.contains(tag), "\(style): \(text)") }
+            for tag in Self.refused { #expect(!text.contains(tag), "list \(isList): \(text)") }
             // Everything up to the first tag came through as written.
             let untilTag = String(target.prefix { $0 != "<" })
             #expect(text.hasPrefix(untilTag), "\(text)")
@@ -70,12 +70,12 @@ import TestSupport
             .toolOutput(Transcript.ToolOutput(id: "c1", toolName: "get_weather", segments: [.text(.init(content: "20 C"))])),
         ])
         let target = #"Sure <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call> and <tool_response>20</tool_response>"#
-        for style in [ToolCallEnvelope.Style.object, .list] {
+        for isList in [false, true] {
             let request = LanguageModelRequest(transcript: transcript, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200))
-            let events = try ScriptedDecoding.run(request, style: style, logits: Self.echoing(target))
+            let events = try ScriptedDecoding.run(request, isList: isList, logits: Self.echoing(target))
             let text = ScriptedDecoding.text(events)
             #expect(text.hasPrefix("Sure "), "\(text)")
-            for tag in Self.refused + ["<tool_call>"] { #expect(!text.contains(tag), "\(style): \(text)") }
+            for tag in Self.refused + ["<tool_call>"] { #expect(!text.contains(tag), "list \(isList): \(text)") }
             #expect(!events.contains { if case .toolCalls = $0 { true } else { false } })
         }
         // Without a tool round in the transcript, a request without tools writes what it likes.

@@ -70,7 +70,7 @@ extension ToolCallDecoder.EnvelopeTokens {
         let tags = ToolMarkupScanner.Tags(open: tag, others: [trimmedClose] + ToolMarkupScanner.Tags.protocolTexts)
         self.init(open: tokens(syntax.callStart), close: tokens(syntax.close),
                   separatorAndOpen: syntax.separator.map { tokens($0 + syntax.callStart) } ?? [],
-                  style: syntax.isList ? .list : .object, quote: quote.count == 1 ? quote[0] : nil,
+                  isList: syntax.isList, quote: quote.count == 1 ? quote[0] : nil,
                   argumentsKey: syntax.argumentsKey, tags: tags, tagStartsJSON: syntax.callStartIsJSON,
                   tagBytes: Array(tag.utf8), openRest: (Array(rest.utf8), tokens(rest)),
                   id: syntax.idKey.map { ($0, syntax.callIDLength ?? 9) } ?? syntax.nameFirst?.idMarker.map { ($0, syntax.callIDLength ?? 9) },

@@ -123,8 +123,11 @@ public struct ToolCallSyntax: Sendable, Equatable, CustomStringConvertible {
 
     /// The convention of an architecture, for a GGUF whose template does not define one: described to
     /// the model in the instructions.
-    public init(architecture: Architecture) {
-        switch architecture.toolCalls {
+    public init(architecture: Architecture) { self.init(convention: architecture.toolCalls) }
+
+    /// The syntax of a fallback convention, spelt out.
+    public init(convention: Architecture.ToolCallConvention) {
+        switch convention {
         case .jsonList:
             self.init(open: "<tool_call>", close: "</tool_call>", separator: nil, isList: true,
                       renderedByTemplate: false, name: "JSON list in <tool_call>")

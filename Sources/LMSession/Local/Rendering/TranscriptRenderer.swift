@@ -90,9 +90,6 @@ package struct TranscriptRenderer: Sendable {
         return merged
     }
 
-    /// The envelope layout of ``toolSyntax``.
-    var toolStyle: ToolCallEnvelope.Style { toolSyntax.isList ? .list : .object }
-
     /// A rendered conversation, in the form its format tokenizes.
     package enum Rendered {
         case native([ChatTemplate.Segment])
@@ -299,6 +296,6 @@ package struct TranscriptRenderer: Sendable {
 
     /// How tools are described in the instructions when the template does not render them (see ``ToolCallEnvelope``).
     func toolsSection(_ definitions: [Transcript.ToolDefinition]) -> String {
-        ToolCallEnvelope.instructions(definitions, style: toolStyle)
+        ToolCallEnvelope.instructions(definitions, syntax: toolSyntax)
     }
 }

@@ -6,16 +6,16 @@ extension ToolCallDecoder {
     /// A call equal to one in `earlier` (same name and arguments) is left out and reported as `repeated`.
     /// - Throws: ``GeneratedContent/ParsingError`` naming the JSON when it does not have that shape (the grammar should
     ///   make that impossible).
-    static func jsonCalls(_ json: String, style: ToolCallEnvelope.Style, argumentsKey: String, idKey: String?,
+    static func jsonCalls(_ json: String, isList: Bool, argumentsKey: String, idKey: String?,
                           earlier: [Transcript.ToolCall], makeID: () -> String)
         throws(GeneratedContent.ParsingError) -> (calls: [Transcript.ToolCall], repeated: Bool) {
         var calls: [Transcript.ToolCall] = [], repeated = false
         do {
             let content = try GeneratedContent(json: json)
             let items: [GeneratedContent]
-            switch (style, content.kind) {
-            case (.list, .array(let list)): items = list
-            case (.object, _): items = [content]
+            switch (isList, content.kind) {
+            case (true, .array(let list)): items = list
+            case (false, _): items = [content]
             default: throw GeneratedContent.ParsingError(rawContent: json, debugDescription: "not a list of calls")
             }
             for item in items {

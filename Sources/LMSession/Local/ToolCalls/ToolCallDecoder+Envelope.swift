@@ -7,11 +7,11 @@ extension ToolCallDecoder {
         package var open: [Int]
         /// ``ToolCallEnvelope/close``.
         package var close: [Int]
-        /// ``ToolCallEnvelope/separator`` followed by ``ToolCallEnvelope/open`` (object style): the first token
+        /// ``ToolCallEnvelope/separator`` followed by ``ToolCallEnvelope/open`` (one object per call): the first token
         /// is the model's choice to call another tool, the rest is forced.
         package var separatorAndOpen: [Int]
         /// The convention.
-        package var style: ToolCallEnvelope.Style
+        package var isList: Bool
         /// The token of a lone `"`, forced to close a string that has started repeating itself (nil: none).
         package var quote: Int?
         /// The key of a call's arguments (`"arguments"`; Llama 3: `"parameters"`).
@@ -32,7 +32,7 @@ extension ToolCallDecoder {
         /// The call is the tool's name, then arguments (``ToolCallSyntax/nameFirst``); nil: one JSON object.
         package var nameFirst: ToolCallSyntax.NameFirst?
 
-        package init(open: [Int], close: [Int], separatorAndOpen: [Int], style: ToolCallEnvelope.Style, quote: Int? = nil,
+        package init(open: [Int], close: [Int], separatorAndOpen: [Int], isList: Bool, quote: Int? = nil,
                      argumentsKey: String = "arguments", tags: ToolMarkupScanner.Tags = .standard,
                      tagStartsJSON: Bool = false, tagBytes: [UInt8] = Array(ToolCallEnvelope.open.utf8),
                      openRest: (bytes: [UInt8], tokens: [Int]) = ([], []), id: (key: String, length: Int)? = nil,
@@ -42,7 +42,7 @@ extension ToolCallDecoder {
             self.open = open
             self.close = close
             self.separatorAndOpen = separatorAndOpen
-            self.style = style
+            self.isList = isList
             self.quote = quote
             self.argumentsKey = argumentsKey
             self.tags = tags

@@ -6,11 +6,11 @@ import LMTransformer
 /// generated token is (response text, part of a call, the end), and the calls once they are complete.
 ///
 /// A response starts as free text (or, with a response schema, as the schema's value). Text that completes
-/// ``ToolCallEnvelope/open`` switches to the call grammar (``Grammar/toolCall(_:style:maximumCalls:)``): from
+/// ``ToolCallEnvelope/open`` switches to the call grammar (``Grammar/toolCall(_:isList:maximumCalls:)``): from
 /// there each tool name is one of the tools and the arguments follow its parameters. When the JSON closes, the
-/// closing tag is forced; in the list style that ends the turn, in the object style the model may end its turn
+/// closing tag is forced; for a list syntax that ends the turn, for one object per call the model may end its turn
 /// or open another envelope (a parallel call). A call that repeats an earlier call of the round (same name and
-/// arguments) is dropped; in the object style it also ends the turn, as the model is looping. With
+/// arguments) is dropped; with one object per call it also ends the turn, as the model is looping. With
 /// ``GenerationOptions/ToolCallingMode/required`` the opening tag is forced at the start; with
 /// ``GenerationOptions/ToolCallingMode/disallowed`` a token that would complete the opening tag is rejected.
 ///
@@ -111,12 +111,12 @@ package struct ToolCallDecoder {
                  makeID: @escaping () -> String = { UUID().uuidString }) throws(LanguageModelError) {
         do {
             // Without tools the call grammar is never run (no call opens); any grammar stands in for it.
-            let grammar = definitions.isEmpty ? Grammar(root: .literals(["{}"])) : try Grammar.toolCall(definitions, style: envelope.style, maximumCalls: Self.maximumCallsPerRound,
+            let grammar = definitions.isEmpty ? Grammar(root: .literals(["{}"])) : try Grammar.toolCall(definitions, isList: envelope.isList, maximumCalls: Self.maximumCallsPerRound,
                                                argumentsKey: envelope.argumentsKey, id: envelope.id,
                                                nameFirst: envelope.nameFirst)
             callMatcher = GrammarMatcher(grammar: try CompiledGrammar(grammar), index: index)
         } catch {
-            let failing = definitions.filter { (try? Grammar.toolCall([$0], style: envelope.style, maximumCalls: 1,
+            let failing = definitions.filter { (try? Grammar.toolCall([$0], isList: envelope.isList, maximumCalls: 1,
                                                                       argumentsKey: envelope.argumentsKey, id: envelope.id,
                                                                       nameFirst: envelope.nameFirst)).flatMap { try? CompiledGrammar($0) } == nil }
             throw .unsupportedGenerationGuide(.init(schemaName: failing.count == 1 ? failing[0].name : nil,
@@ -323,15 +323,15 @@ package struct ToolCallDecoder {
             }
             return
         }
-        let (new, repeated) = try Self.jsonCalls(json, style: envelope.style, argumentsKey: envelope.argumentsKey,
+        let (new, repeated) = try Self.jsonCalls(json, isList: envelope.isList, argumentsKey: envelope.argumentsKey,
                                                   idKey: envelope.id?.key, earlier: calls, makeID: makeID)
         calls += new
         // A repeated envelope means the model is looping: end the turn without forcing the closing tag.
-        if envelope.style == .object && repeated {
+        if !envelope.isList && repeated {
             phase = .done
             return
         }
-        phase = envelope.style == .list ? .done : .afterCall
+        phase = envelope.isList ? .done : .afterCall
         pendingForce = envelope.close
     }
 

@@ -6,61 +6,44 @@ import LMTransformer
 /// Both conventions wrap calls in `<tool_call>`…`</tool_call>` (plain text for SmolLM2: `<`, `tool`, `_`,
 /// `call`, `>`, not special tokens) and send each tool output back in `<tool_response>`…`</tool_response>` tags,
 /// in the template's tool turn (`<|im_start|>tool` for ChatML, a user turn for Gemma):
-/// - ``Style/list`` (SmolLM2, whose tool-calling template and training data use it; also Gemma, which has no
-///   convention of its own): one envelope holding a JSON list of calls,
+/// - a list (``Architecture/ToolCallConvention/jsonList``: SmolLM2, whose tool-calling template and training data
+///   use it; also Gemma, which has no convention of its own): one envelope holding a JSON list of calls,
 ///   `<tool_call>[{"name": NAME, "arguments": ARGUMENTS}, ...]</tool_call>`.
-/// - ``Style/object`` (Hermes/Qwen): one envelope per call, `<tool_call>{"name": NAME, "arguments": ARGUMENTS}</tool_call>`,
-///   several calls separated by a newline.
+/// - one object per call (``Architecture/ToolCallConvention/hermes``: Hermes/Qwen): one envelope per call,
+///   `<tool_call>{"name": NAME, "arguments": ARGUMENTS}</tool_call>`, several calls separated by a newline.
+///
+/// Each convention is a ``ToolCallSyntax`` (``ToolCallSyntax/init(architecture:)``), the one description of a call
+/// format that the prompt, the grammar and the decoder read.
 ///
 /// The instructions list every tool as JSON (name, description, parameters as compact JSON Schema) and say how
 /// to call.
 package enum ToolCallEnvelope {
-    /// The two conventions.
-    package enum Style: Sendable, Equatable {
-        case list, object
-
-        /// The convention of a model with this architecture (``Architecture/toolCalls``).
-        package init(architecture: Architecture) {
-            self = architecture.toolCalls == .hermes ? .object : .list
-        }
-    }
-
-    /// The text that opens a call (``Style/object``) or the list of calls (``Style/list``).
-    package static let open = "<tool_call>"
-    /// The text that closes it.
-    package static let close = "</tool_call>"
-    /// The text between two envelopes of one round (``Style/object``).
-    package static let separator = "\n"
+    /// The tags both conventions wrap calls in (also the markup an answer may not show).
+    package static let open = "<tool_call>", close = "</tool_call>"
+    /// The text between two envelopes of one round when a syntax names none.
+    static let separator = "\n"
     /// The text that opens a tool's output in the tool turn.
     package static let responseOpen = "<tool_response>"
     /// The text that closes it.
     package static let responseClose = "</tool_response>"
 
-    /// The tools section appended to the instructions (system turn).
-    package static func instructions(_ definitions: [Transcript.ToolDefinition], style: Style) -> String {
+    /// The tools section appended to the instructions (system turn), for a model whose template does not render
+    /// tool definitions: the calls are described in `syntax` (an architecture's convention).
+    package static func instructions(_ definitions: [Transcript.ToolDefinition], syntax: ToolCallSyntax) -> String {
         let tools = definitions.map { definition in
             "{\"name\": \(jsonString(definition.name)), \"description\": \(jsonString(definition.description)), "
                 + "\"parameters\": \(compactSchema(definition.storedParameters))}"
         }
-        switch style {
-        case .list:
+        let (open, close) = (syntax.open, syntax.close)
+        if syntax.isList {
             return "You can call these tools (functions) to answer:\n<tools>[" + tools.joined(separator: ", ") + "]</tools>\n"
                 + "To call tools, reply with nothing but the list of calls, in this form:\n"
                 + "\(open)[{\"name\": \"tool_name\", \"arguments\": {\"argument\": \"value\"}}]\(close)\n"
                 + "Each tool's output comes back to you in a <tool_response> message."
-        case .object:
-            return "You can call these tools (functions) to answer:\n<tools>\n" + tools.joined(separator: "\n") + "\n</tools>\n"
-                + "To call a tool, reply with nothing but \(open){\"name\": \"tool_name\", \"arguments\": {\"argument\": \"value\"}}\(close), "
-                + "one per line for several. Each tool's output comes back to you in a <tool_response> message."
         }
-    }
-
-    /// The assistant turn of a round: its calls in the convention's envelope(s).
-    package static func render(_ calls: Transcript.ToolCalls, style: Style) -> String {
-        switch style {
-        case .list: open + "[" + calls.map(callJSON).joined(separator: ", ") + "]" + close
-        case .object: calls.map { open + callJSON($0) + close }.joined(separator: separator)
-        }
+        return "You can call these tools (functions) to answer:\n<tools>\n" + tools.joined(separator: "\n") + "\n</tools>\n"
+            + "To call a tool, reply with nothing but \(open){\"name\": \"tool_name\", \"arguments\": {\"argument\": \"value\"}}\(close), "
+            + "one per line for several. Each tool's output comes back to you in a <tool_response> message."
     }
 
     /// The assistant turn of a round written as text in `syntax` (its open and close texts, list or one object per

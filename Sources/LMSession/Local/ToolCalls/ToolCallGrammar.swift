@@ -4,7 +4,7 @@ import LMTransformer
 extension Grammar {
     /// The JSON inside a call's envelope: one of the tools' `{"name": NAME, "arguments": ARGUMENTS}` objects,
     /// where NAME is the tool's name (a constant) and ARGUMENTS follows that tool's parameters schema; for
-    /// ``ToolCallEnvelope/Style/list`` a list of 1 to `maximumCalls` of them.
+    /// a list syntax (`isList`) a list of 1 to `maximumCalls` of them.
     ///
     /// Each tool's named definitions (`$defs`) are kept apart by prefixing them with the tool's position, so two
     /// tools may both define a type called `Address`.
@@ -16,7 +16,7 @@ extension Grammar {
     ///     digits (Mistral Nemo: `"id"`, 9); nil: none. With `nameFirst`, the id's length (its key is unused).
     ///   - nameFirst: the call is `NAME`, the id after its marker when there is one, the text before the arguments,
     ///     then ARGUMENTS (Mistral's `NAME[ARGS]{…}`), instead of one JSON object (``ToolCallSyntax/nameFirst``).
-    static func toolCall(_ definitions: [Transcript.ToolDefinition], style: ToolCallEnvelope.Style, maximumCalls: Int,
+    static func toolCall(_ definitions: [Transcript.ToolDefinition], isList: Bool, maximumCalls: Int,
                          argumentsKey: String = "arguments", id: (key: String, length: Int)? = nil,
                          nameFirst: ToolCallSyntax.NameFirst? = nil) throws(GrammarError) -> Grammar {
         var alternatives: [GrammarNode] = []
@@ -46,10 +46,8 @@ extension Grammar {
         }
         guard !alternatives.isEmpty else { throw .emptyLanguage("no tools to call") }
         let call = alternatives.count == 1 ? alternatives[0] : .anyOf(alternatives)
-        switch style {
-        case .object: return Grammar(root: call, definitions: merged)
-        case .list: return Grammar(root: .array(item: call, minCount: 1, maxCount: maximumCalls), definitions: merged)
-        }
+        guard isList else { return Grammar(root: call, definitions: merged) }
+        return Grammar(root: .array(item: call, minCount: 1, maxCount: maximumCalls), definitions: merged)
     }
 }
 
