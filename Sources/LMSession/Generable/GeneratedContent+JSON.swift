@@ -64,6 +64,19 @@ extension GeneratedContent {
         }
     }
 
+    /// The content as a JSON value, structure keys in generation order (the inverse of ``init(_:)``).
+    var jsonValue: JSONValue {
+        switch kind {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .number(let d): .number(GeneratedContent.jsonNumber(d), complete: isComplete)
+        case .string(let s): .string(s, complete: isComplete)
+        case .array(let items): .array(items.map(\.jsonValue), complete: isComplete)
+        case let .structure(properties, orderedKeys):
+            .object(orderedKeys.compactMap { key in properties[key].map { JSONMember(key: key, value: $0.jsonValue) } }, complete: isComplete)
+        }
+    }
+
     /// The content as compact JSON text, structure keys in generation order.
     public var jsonString: String {
         var out = ""

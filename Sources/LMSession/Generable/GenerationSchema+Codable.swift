@@ -1,9 +1,10 @@
+import Foundation
 import LMGrammar
 
 extension GenerationSchema: Codable {
     /// Writes the schema as JSON Schema in Apple's shape (see `GenerationSchema+JSON`).
     public func encode(to encoder: any Encoder) throws {
-        try SchemaJSON(value: jsonValue).encode(to: encoder)
+        try CodableJSON(value: jsonValue).encode(to: encoder)
     }
 
     /// Reads JSON Schema (Apple's shape or plain JSON Schema, drafts 4 to 2020-12) with the
@@ -18,7 +19,7 @@ extension GenerationSchema: Codable {
     /// transcript that holds one can be read; a request with it throws `unsupportedGuide`.
     /// - Throws: `DecodingError.dataCorrupted` for a schema that is malformed.
     public init(from decoder: any Decoder) throws {
-        let json = SchemaLayout.orderingProperties(SchemaLayout.sortingKeys(try SchemaJSON(from: decoder).value))
+        let json = SchemaLayout.orderingProperties(SchemaLayout.sortingKeys(try CodableJSON(from: decoder).value))
         do {
             self = try GenerationSchema(json: json, strict: false)
         } catch {
@@ -80,58 +81,17 @@ extension JSONValue {
     var stringValue: String? { if case let .string(s, _) = self { s } else { nil } }
 }
 
-/// Bridges an ordered JSON tree to Encoder/Decoder (Foundation's JSON coders).
-struct SchemaJSON: Codable {
-    var value: JSONValue
-
-    init(value: JSONValue) { self.value = value }
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ s: String) { stringValue = s }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+extension GenerationSchema {
+    /// The schema's JSON with sorted keys: a stable value for equality.
+    var canonicalJSON: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)) ?? Data()
     }
 
-    init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: Key.self) {
-            var members: [JSONMember] = []
-            for key in keyed.allKeys {
-                members.append(JSONMember(key: key.stringValue, value: try keyed.decode(SchemaJSON.self, forKey: key).value))
-            }
-            value = .object(members, complete: true)
-        } else if var unkeyed = try? decoder.unkeyedContainer() {
-            var items: [JSONValue] = []
-            while !unkeyed.isAtEnd { items.append(try unkeyed.decode(SchemaJSON.self).value) }
-            value = .array(items, complete: true)
-        } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() { value = .null }
-            else if let b = try? single.decode(Bool.self) { value = .bool(b) }
-            else if let i = try? single.decode(Int.self) { value = .number(String(i), complete: true) }
-            else if let d = try? single.decode(Double.self) { value = .number(GeneratedContent.jsonNumber(d), complete: true) }
-            else { value = .string(try single.decode(String.self), complete: true) }
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        switch value {
-        case .null:
-            var c = encoder.singleValueContainer(); try c.encodeNil()
-        case let .bool(b):
-            var c = encoder.singleValueContainer(); try c.encode(b)
-        case let .number(text, _):
-            var c = encoder.singleValueContainer()
-            if let i = Int(text) { try c.encode(i) } else { try c.encode(Double(text) ?? 0) }
-        case let .string(s, _):
-            var c = encoder.singleValueContainer(); try c.encode(s)
-        case let .array(items, _):
-            var c = encoder.unkeyedContainer()
-            for item in items { try c.encode(SchemaJSON(value: item)) }
-        case let .object(members, _):
-            var c = encoder.container(keyedBy: Key.self)
-            for m in members { try c.encode(SchemaJSON(value: m.value), forKey: Key(m.key)) }
-        }
+    /// The schema's `title` (the type name for a `Generable` type), or "" when it has none.
+    var formatName: String {
+        guard let object = try? JSONSerialization.jsonObject(with: canonicalJSON) as? [String: Any] else { return "" }
+        return object["title"] as? String ?? ""
     }
 }

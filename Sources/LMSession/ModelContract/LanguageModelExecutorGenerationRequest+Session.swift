@@ -44,7 +44,7 @@ extension GeneratedContent {
         case .string(let s): s
         case .bool(let b): b
         case .number(let d): d.rounded() == d && abs(d) < 9.0e15 ? Int(d) : d
-        default: TranscriptJSON(self)
+        default: CodableJSON(value: jsonValue)
         }
     }
 }

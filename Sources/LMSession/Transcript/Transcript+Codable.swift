@@ -126,7 +126,7 @@ private struct EntryCoding: Codable {
 private struct SegmentCoding: Codable {
     struct Structure: Codable {
         var source: String
-        var content: TranscriptJSON
+        var content: CodableJSON
         var contentJSON: String?
     }
     /// An attachment (ours; Apple's JSON for it is not known): `{"type": "image", "contentType", "data": <base64>, "url",
@@ -152,7 +152,7 @@ private struct SegmentCoding: Codable {
             self.type = "text"; self.id = s.id; self.text = s.content
         case .structure(let s):
             self.type = "structure"; self.id = s.id
-            self.structure = Structure(source: s.source, content: TranscriptJSON(s.content), contentJSON: s.content.jsonString)
+            self.structure = Structure(source: s.source, content: CodableJSON(value: s.content.jsonValue), contentJSON: s.content.jsonString)
         case .attachment(let s):
             self.type = "attachment"; self.id = s.id; self.label = s.label
             switch s.content {
@@ -171,7 +171,7 @@ private struct SegmentCoding: Codable {
             guard let structure else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "structure segment \(id) has no \"structure\""))
             }
-            let content = (structure.contentJSON.flatMap { try? GeneratedContent(json: $0) }) ?? structure.content.generatedContent
+            let content = (structure.contentJSON.flatMap { try? GeneratedContent(json: $0) }) ?? GeneratedContent(structure.content.value)
             return .structure(Transcript.StructuredSegment(id: id, source: structure.source, content: content))
         case "attachment":
             guard let attachment, attachment.type == "image" else {

@@ -74,7 +74,7 @@ struct MetadataCoding: Codable {
     }
 
     init(from decoder: any Decoder) throws {
-        let object = try decoder.container(keyedBy: TranscriptJSON.Key.self)
+        let object = try decoder.container(keyedBy: CodableJSON.Key.self)
         var values: [String: any Sendable & Codable & Equatable] = [:]
         for key in object.allKeys {
             let value = try object.decode(MetadataValue.self, forKey: key)
@@ -84,10 +84,10 @@ struct MetadataCoding: Codable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        var object = encoder.container(keyedBy: TranscriptJSON.Key.self)
+        var object = encoder.container(keyedBy: CodableJSON.Key.self)
         // Sorted keys: the same metadata always encodes the same way.
         for key in values.keys.sorted() {
-            try object.encode(MetadataValue(value: values[key]!), forKey: TranscriptJSON.Key(key))
+            try object.encode(MetadataValue(value: values[key]!), forKey: CodableJSON.Key(key))
         }
     }
 }
@@ -108,7 +108,7 @@ private struct MetadataValue: Codable {
         else if let int = try? single.decode(Int.self) { value = int }
         else if let double = try? single.decode(Double.self) { value = double }
         else if let string = try? single.decode(String.self) { value = string }
-        else { value = try single.decode(TranscriptJSON.self) }
+        else { value = try single.decode(CodableJSON.self) }
     }
 
     func encode(to encoder: any Encoder) throws {
