@@ -202,5 +202,12 @@ struct VisionSessionTests {
         }
         let response = try await session.respond(to: "What is it?", options: Self.greedy(4))
         #expect(response.usage.input.totalTokenCount >= Self.tokensPerImage + 11)
+        // A new session with the same instructions starts from their keys and values, the image's rows included.
+        let next = LanguageModelSession(model: Self.model) {
+            "Answer about this image."
+            Attachment(imageURL: Self.image("rgb8-17x13.png"))
+        }
+        let second = try await next.respond(to: "And now?", options: Self.greedy(4))
+        #expect(second.usage.input.cachedTokenCount >= Self.tokensPerImage + 11, "\(second.usage.input)")
     }
 }

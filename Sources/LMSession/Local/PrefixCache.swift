@@ -81,7 +81,7 @@ extension LoadedModel {
     /// `context` holds `prompt` (just loaded).
     func keepInstructionPrefix(of transcript: Transcript, prompt: [Int], context: InferenceContext) {
         guard let first = transcript.first, case .instructions = first else { return }
-        let rendered = renderer.prewarmTokens(transcript: Transcript(entries: [first]), promptPrefix: nil)
+        let rendered = renderer.instructionsTokens(first)
         let n = min(commonPrefixLength(rendered, prompt), context.commonPrefixLength(with: prompt), prompt.count - 1)
         guard n >= PrefixCache.minimumTokens else { return }
         if let kept = prefixCache.longestMatch(prompt), kept.count >= n { return }

@@ -130,6 +130,14 @@ package struct TranscriptRenderer: Sendable {
         }
     }
 
+    /// The tokens of the instructions entry `instructions` rendered alone at the start of a conversation, its images
+    /// included (a request that just ran measured them); empty when the template refuses it.
+    func instructionsTokens(_ instructions: Transcript.Entry) -> [Int] {
+        let (history, tools) = messages(for: LanguageModelRequest(transcript: Transcript(entries: [instructions])))
+        guard !history.isEmpty, let rendered = try? render(history, tools: tools, addGenerationPrompt: false) else { return [] }
+        return (try? tokenize(rendered, images: history.flatMap(\.images))) ?? []
+    }
+
     /// Tokens of `input` as it appears in a rendered prompt.
     /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` as ``promptTokens(for:)``.
     package func tokenCount(for input: LanguageModelTokenCountInput) throws(LanguageModelError) -> Int {
