@@ -66,6 +66,15 @@ struct ImageCommandTests {
         #expect(output.contains(message), "\(output)")
     }
 
+    @Test("an mmproj file given as the model is named as one")
+    func mmprojAsModel() throws {
+        for command in [["info"], ["generate", "--max-tokens", "1", "Hi"]] {
+            let (status, output) = try CommandLineVocabularyTests.run(command + ["--model", Self.mmproj])
+            #expect(status == 1, "\(output)")
+            #expect(output.contains("this is an mmproj file (an image encoder"), "\(output)")
+        }
+    }
+
     @Test("--image without --mmproj is a usage error (exit 2)")
     func imageNeedsMmproj() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--image", Self.image, "Describe this image."])

@@ -10,6 +10,9 @@ public enum ModelLoadError: Error, Sendable, CustomStringConvertible {
     case tokenizer(TokenizerError)
     /// `general.architecture` names an architecture this runtime does not implement.
     case unsupportedArchitecture(String)
+    /// The file is a vision projector (`general.architecture` `clip`: llama.cpp's `mmproj`), which goes beside a text
+    /// model rather than in place of one.
+    case visionProjector
     /// A required metadata key is absent or has the wrong type.
     case missingKey(String)
     /// Keys, values or tensors of the file that the runtime does not implement, all of them:
@@ -32,6 +35,8 @@ public enum ModelLoadError: Error, Sendable, CustomStringConvertible {
         case let .tokenizer(e): "invalid tokenizer: \(e)"
         case let .unsupportedArchitecture(a):
             "unsupported architecture \"\(a)\" (supported: \(Architecture.all.map(\.name).joined(separator: ", ")))"
+        case .visionProjector:
+            "this is an mmproj file (an image encoder, architecture \"clip\"), not a language model: load it beside its text model (mmprojURL:, --mmproj)"
         case let .unsupported(items): "not implemented: " + items.map(\.description).joined(separator: "; ")
         case let .missingKey(k): "missing or invalid metadata key \"\(k)\""
         case let .missingTensor(t): "missing tensor \"\(t)\""

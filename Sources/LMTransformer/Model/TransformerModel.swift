@@ -13,8 +13,8 @@ public final class TransformerModel: Sendable {
 
     /// Maps and validates the GGUF at `path`. Weights stay in the mapping; nothing large is copied.
     /// - Throws: ``ModelLoadError`` when the file, its tokenizer, its architecture, a tensor or a
-    ///   hyperparameter is invalid, or something in it is not implemented
-    ///   (``ModelLoadError/unsupported(_:)``).
+    ///   hyperparameter is invalid, something in it is not implemented (``ModelLoadError/unsupported(_:)``), or it
+    ///   is an `mmproj` file (``ModelLoadError/visionProjector``).
     public convenience init(path: String) throws(ModelLoadError) {
         let file: GGUFFile
         do { file = try GGUFFile(path: path) } catch { throw .file(error) }
@@ -24,6 +24,7 @@ public final class TransformerModel: Sendable {
     /// Validates an already mapped GGUF (`path` only names it).
     /// - Throws: as ``init(path:)``.
     public init(file: GGUFFile, path: String) throws(ModelLoadError) {
+        if file["general.architecture"]?.string == "clip" { throw .visionProjector }
         let tokenizer: Tokenizer
         do { tokenizer = try Tokenizer(gguf: file) } catch { throw .tokenizer(error) }
         let config = try ModelConfig(file: file, vocabSize: tokenizer.vocabularySize)
