@@ -72,6 +72,12 @@ public final class VisionEncoder: Sendable {
     /// - Precondition: `pixels.count == imageSize * imageSize * 3` (a programmer error: tiles come from the
     ///   preprocessor).
     public func encode(_ pixels: [Float]) -> [Float] {
+        // A closure that never cancels: the result is always there.
+        encode(pixels, isCancelled: { false }) ?? []
+    }
+
+    /// ``encode(_:)``, asking `isCancelled` before each transformer block; nil as soon as it says so.
+    public func encode(_ pixels: [Float], isCancelled: () -> Bool) -> [Float]? {
         let hp = hyperparameters
         precondition(pixels.count == hp.imageSize * hp.imageSize * 3, "a tile is [imageSize, imageSize, 3]")
         let T = hp.nPatches, n = hp.nEmbd
@@ -82,14 +88,18 @@ public final class VisionEncoder: Sendable {
             x.withUnsafeMutableBufferPointer { patchEmbedding(c.baseAddress!, nTokens: T, into: $0.baseAddress!, scratch: scratch, pool: pool) }
         }
         for i in 0..<(T * n) { x[i] += positionEmbedding[i] }
-        x.withUnsafeMutableBufferPointer { xp in
+        let finished = x.withUnsafeMutableBufferPointer { xp -> Bool in
             let x = xp.baseAddress!
             preNorm?(x, rows: T, into: x)
             var work = VisionBlock.Scratch(nTokens: T, hp)
-            for block in blocks { block(x, nTokens: T, work: &work, scratch: scratch, pool: pool) }
+            for block in blocks {
+                if isCancelled() { return false }
+                block(x, nTokens: T, work: &work, scratch: scratch, pool: pool)
+            }
             postNorm?(x, rows: T, into: x)
+            return true
         }
-        return projector(x, hp, scratch: scratch, pool: pool)
+        return finished ? projector(x, hp, scratch: scratch, pool: pool) : nil
     }
 
     /// The image as the rows of the patch-embedding product: `[nPatches, 3 * patchSize²]`, patch
@@ -119,5 +129,17 @@ extension VisionEncoder {
     /// - Throws: ``VisionInputError`` as ``ImagePreprocessor/tiles(for:)``.
     public func embeddings(for image: DecodedImage) throws(VisionInputError) -> [Float] {
         try ImagePreprocessor(hyperparameters).tiles(for: image).flatMap { encode($0.pixels) }
+    }
+
+    /// ``embeddings(for:)``, asking `isCancelled` before each tile and each transformer block; nil as soon as it
+    /// says so (a session whose request was cancelled stops encoding within one block).
+    /// - Throws: as ``embeddings(for:)``.
+    public func embeddings(for image: DecodedImage, isCancelled: () -> Bool) throws(VisionInputError) -> [Float]? {
+        var out: [Float] = []
+        for tile in try ImagePreprocessor(hyperparameters).tiles(for: image) {
+            guard !isCancelled(), let rows = encode(tile.pixels, isCancelled: isCancelled) else { return nil }
+            out += rows
+        }
+        return out
     }
 }

@@ -51,4 +51,19 @@ import Testing
         let encoder = try VisionEncoder(file: GGUFFile(bytes: MappedBytes(copying: Fixtures.mmprojBytes("gemma3"))))
         #expect(throws: VisionInputError.emptyImage) { try encoder.embeddings(for: DecodedImage(width: 0, height: 0, pixels: [])) }
     }
+
+    @Test("encoding stops at the next block once cancelled, and is whole otherwise")
+    func cancellation() throws {
+        let encoder = try VisionEncoder(file: GGUFFile(bytes: MappedBytes(copying: Fixtures.mmprojBytes("idefics3"))))
+        let image = try Fixtures.image()
+        // 5 tiles of 2 blocks: asked before each tile and each block, 15 times in all; cancelled at the 4th (tile 2).
+        var asked = 0
+        let cancelled = try encoder.embeddings(for: image, isCancelled: { asked += 1; return asked > 3 })
+        #expect(cancelled == nil)
+        #expect(asked == 4)
+        var askedWhole = 0
+        let whole = try encoder.embeddings(for: image, isCancelled: { askedWhole += 1; return false })
+        #expect(askedWhole == 15)
+        #expect(whole == (try encoder.embeddings(for: image)))
+    }
 }

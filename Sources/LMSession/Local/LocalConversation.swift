@@ -105,9 +105,9 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
             while end < tokens.count, (isImage && bidirectional) || end - start < Self.prefillChunk,
                   isImage ? LocalVision.continuesImage(tokens[end - 1], tokens[end]) : tokens[end] >= 0 { end += 1 }
             if isImage {
-                logits = try context.prefill(embeddings: try Self.imageRows(tokens[start..<end], vision: vision,
-                                                                           nEmbd: context.context.model.config.nEmbd),
-                                             ids: Array(tokens[start..<end]), bidirectional: bidirectional)
+                guard let rows = try Self.imageRows(tokens[start..<end], vision: vision, nEmbd: context.context.model.config.nEmbd,
+                                                    stop: stop) else { return nil }
+                logits = try context.prefill(embeddings: rows, ids: Array(tokens[start..<end]), bidirectional: bidirectional)
             } else {
                 logits = try context.prefill(Array(tokens[start..<end]))
             }
@@ -116,14 +116,14 @@ final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @
         return logits
     }
 
-    /// The embeddings of placeholder ids of one image, `[ids.count, nEmbd]`.
+    /// The embeddings of placeholder ids of one image, `[ids.count, nEmbd]`; nil when `stop` was set while encoding.
     /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when there is no vision encoder or the
     ///   image cannot be encoded.
-    private static func imageRows(_ ids: ArraySlice<Int>, vision: LocalVision?, nEmbd: Int) throws -> [Float] {
+    private static func imageRows(_ ids: ArraySlice<Int>, vision: LocalVision?, nEmbd: Int, stop: StopFlag) throws -> [Float]? {
         guard let vision, let first = ids.first else {
             throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: [], debugDescription: "The prompt holds image rows but the model has no image encoder."))
         }
-        let all = try vision.embeddings(key: LocalVision.split(first).key)
+        guard let all = try vision.embeddings(key: LocalVision.split(first).key, isCancelled: { stop.isSet }) else { return nil }
         var rows: [Float] = []
         rows.reserveCapacity(ids.count * nEmbd)
         for id in ids {

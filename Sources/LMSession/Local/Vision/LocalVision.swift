@@ -166,22 +166,24 @@ final class LocalVision: Sendable {
 
     // MARK: Embeddings
 
-    /// The embeddings of the registered image `key`, `[layout.tokenCount, nEmbd]` (encoded now unless kept).
+    /// The embeddings of the registered image `key`, `[layout.tokenCount, nEmbd]` (encoded now unless kept); nil
+    /// when `isCancelled` said so while encoding (checked before each tile and transformer block).
     /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when the image is no longer registered or
     ///   does not encode.
-    func embeddings(key: UInt64) throws(LanguageModelError) -> [Float] {
+    func embeddings(key: UInt64, isCancelled: () -> Bool = { false }) throws(LanguageModelError) -> [Float]? {
         func kept() -> [Float]? { state.withLock { s in s.embeddings.first { $0.key == key }?.rows } }
         if let rows = kept() { return rows }
-        return try oneImageAtATime { () throws(LanguageModelError) -> [Float] in
+        return try oneImageAtATime { () throws(LanguageModelError) -> [Float]? in
             // Another session may have encoded it while this one waited.
             if let rows = kept() { return rows }
             guard let image = state.withLock({ $0.touch(key) }) else { throw Self.unreadable("the image is no longer registered") }
-            let rows: [Float]
+            let encoded: [Float]?
             do {
-                rows = try encoder.embeddings(for: try image.decoded())
+                encoded = try encoder.embeddings(for: try image.decoded(), isCancelled: isCancelled)
             } catch {
                 throw Self.unreadable("\(error)")
             }
+            guard let rows = encoded else { return nil }
             state.withLock { s in
                 s.embeddings.removeAll { $0.key == key }
                 s.embeddings.append((key, rows))
