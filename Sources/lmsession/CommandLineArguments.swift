@@ -3,9 +3,8 @@ import LMTransformer
 
 /// Minimal `--flag value` / `--switch` / positional parser for the command line tool.
 struct CommandLineArguments {
-    private(set) var options: [String: String] = [:]
-    /// Every value of each option given more than once, in order (``options`` keeps the last).
-    private(set) var allValues: [String: [String]] = [:]
+    /// Every value given for each option, in order (a single-valued option takes its last).
+    private var values: [String: [String]] = [:]
     private(set) var switches: Set<String> = []
     private(set) var positional: [String] = []
 
@@ -24,12 +23,10 @@ struct CommandLineArguments {
                 if let eq = name.firstIndex(of: "=") {
                     let key = String(name[..<eq])
                     guard valueOptions.contains(key) else { throw .usage("unknown option --\(key)") }
-                    options[key] = String(name[name.index(after: eq)...])
-                    allValues[key, default: []].append(String(name[name.index(after: eq)...]))
+                    values[key, default: []].append(String(name[name.index(after: eq)...]))
                 } else if valueOptions.contains(name) {
                     guard i + 1 < args.endIndex else { throw .usage("--\(name) needs a value") }
-                    options[name] = args[i + 1]
-                    allValues[name, default: []].append(args[i + 1])
+                    values[name, default: []].append(args[i + 1])
                     i += 1
                 } else if allowed.contains(name) {
                     switches.insert(name)
@@ -43,19 +40,20 @@ struct CommandLineArguments {
         }
     }
 
-    func string(_ name: String) -> String? { options[name] }
+    /// The value of `--name`, the last when it was given more than once.
+    func string(_ name: String) -> String? { values[name]?.last }
 
     /// Every value given for `name` (a repeatable option such as `--image`), in order.
-    func strings(_ name: String) -> [String] { allValues[name] ?? [] }
+    func strings(_ name: String) -> [String] { values[name] ?? [] }
 
     func int(_ name: String) throws(CLIError) -> Int? {
-        guard let s = options[name] else { return nil }
+        guard let s = string(name) else { return nil }
         guard let v = Int(s) else { throw .usage("--\(name) expects an integer, got \"\(s)\"") }
         return v
     }
 
     func float(_ name: String) throws(CLIError) -> Float? {
-        guard let s = options[name] else { return nil }
+        guard let s = string(name) else { return nil }
         guard let v = Float(s), v.isFinite else { throw .usage("--\(name) expects a number, got \"\(s)\"") }
         return v
     }
