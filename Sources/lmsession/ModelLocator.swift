@@ -29,7 +29,7 @@ enum ModelLocator {
         let p = try existingPath(explicit)
         do {
             let file = try GGUFFile(path: p)
-            if file["general.architecture"]?.string == "clip" { throw ModelLoadError.visionProjector }
+            try TransformerModel.refuseVisionProjector(file)
             return (p, file, try Tokenizer(gguf: file))
         } catch {
             throw .failed("cannot load \(p): \(error)")

@@ -24,7 +24,7 @@ public final class TransformerModel: Sendable {
     /// Validates an already mapped GGUF (`path` only names it).
     /// - Throws: as ``init(path:)``.
     public init(file: GGUFFile, path: String) throws(ModelLoadError) {
-        if file["general.architecture"]?.string == "clip" { throw .visionProjector }
+        try Self.refuseVisionProjector(file)
         let tokenizer: Tokenizer
         do { tokenizer = try Tokenizer(gguf: file) } catch { throw .tokenizer(error) }
         let config = try ModelConfig(file: file, vocabSize: tokenizer.vocabularySize)
@@ -33,6 +33,13 @@ public final class TransformerModel: Sendable {
         self.config = config
         self.path = path
         self.decoder = try Decoder(config: config, tensors: TensorLookup(file: file))
+    }
+
+    /// Throws ``ModelLoadError/visionProjector`` when `file` is llama.cpp's `mmproj` (`general.architecture`
+    /// `clip`): an image encoder that goes beside a text model, whose loading would otherwise fail on a missing
+    /// tokenizer.
+    public static func refuseVisionProjector(_ file: GGUFFile) throws(ModelLoadError) {
+        if file["general.architecture"]?.string == "clip" { throw .visionProjector }
     }
 
     /// What the model is (`general.architecture`).
