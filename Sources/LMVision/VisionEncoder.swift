@@ -72,7 +72,7 @@ public final class VisionEncoder: Sendable {
     /// - Precondition: `pixels.count == imageSize * imageSize * 3` (a programmer error: tiles come from the
     ///   preprocessor).
     public func encode(_ pixels: [Float]) -> [Float] {
-        // A closure that never cancels: the result is always there.
+        // Never cancelled, so never nil.
         encode(pixels, isCancelled: { false }) ?? []
     }
 
@@ -128,7 +128,8 @@ extension VisionEncoder {
     /// order, `[tiles · tokensPerImage, nEmbdText]` row-major.
     /// - Throws: ``VisionInputError`` as ``ImagePreprocessor/tiles(for:)``.
     public func embeddings(for image: DecodedImage) throws(VisionInputError) -> [Float] {
-        try ImagePreprocessor(hyperparameters).tiles(for: image).flatMap { encode($0.pixels) }
+        // Never cancelled, so never nil.
+        try embeddings(for: image, isCancelled: { false }) ?? []
     }
 
     /// ``embeddings(for:)``, asking `isCancelled` before each tile and each transformer block; nil as soon as it
