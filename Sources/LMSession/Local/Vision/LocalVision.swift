@@ -30,27 +30,25 @@ final class LocalVision: Sendable {
     let tokenizer: Tokenizer
     private let rowEnd: [Int], overviewStart: [Int], overviewEnd: [Int]
     /// Whether an image's rows attend to each other in full (Gemma 3), so they are prefilled in one pass.
-    let bidirectional: Bool
+    var bidirectional: Bool { encoder.hyperparameters.projector == .gemma3 }
     private let state = Mutex(State())
     /// Held while an image is decoded or encoded: one at a time per model, so that memory does not grow with the
     /// sessions sending images at once (a 64-megapixel image takes some 400 MB to decode and resize), and the ViT
     /// has the threads to itself.
-    private let imageWork = Mutex(ImageWork())
-
-    struct ImageWork {
-        /// Images being decoded or encoded now, and the most there ever were at once (for tests).
-        var running = 0, peak = 0
-    }
+    private let imageWork = Mutex(())
+    /// Images being decoded or encoded now, and the most there ever were at once: counted apart from the lock, so
+    /// that a test sees overlap if the lock stops serialising the work.
+    private let running = Atomic(0), peak = Atomic(0)
 
     /// The most images decoded or encoded at once on this model so far: 1 when any was. For tests.
-    var peakConcurrentImageWork: Int { imageWork.withLock { $0.peak } }
+    var peakConcurrentImageWork: Int { peak.load(ordering: .relaxed) }
 
     /// Runs `body` while holding ``imageWork``.
     private func oneImageAtATime<T>(_ body: () throws(LanguageModelError) -> T) throws(LanguageModelError) -> T {
-        try imageWork.withLock { (work: inout ImageWork) throws(LanguageModelError) -> T in
-            work.running += 1
-            work.peak = max(work.peak, work.running)
-            defer { work.running -= 1 }
+        try imageWork.withLock { _ throws(LanguageModelError) -> T in
+            let now = running.add(1, ordering: .relaxed).newValue
+            peak.max(now, ordering: .relaxed)
+            defer { running.subtract(1, ordering: .relaxed) }
             return try body()
         }
     }
@@ -105,7 +103,6 @@ final class LocalVision: Sendable {
             overviewEnd = [try lookup("<fake_token_around_image>")]
         }
         self.encoder = encoder
-        bidirectional = encoder.hyperparameters.projector == .gemma3
         self.preprocessor = ImagePreprocessor(encoder.hyperparameters)
         self.tokenizer = tokenizer
     }
