@@ -166,15 +166,15 @@ struct LlamaServerTests {
     @Test func aSlowFirstByteInFrontOfTheServerTimesOut() async throws {
         let proxy = try FaultProxy(upstream: try LlamaServer.baseURL())
         defer { proxy.stop() }
-        // The first byte comes after 30 s; a 1 s timeout must end the call far sooner, even with the
-        // whole suite loading both cores (2.66 s seen there).
-        proxy.enqueue(.delay(.seconds(30), then: .forward))
+        // The first byte comes after 60 s; a 1 s timeout must end the call far sooner, even with the
+        // whole suite loading both cores (2.66 s seen there, and 16.2 s once in a CI rehearsal on 2 cores).
+        proxy.enqueue(.delay(.seconds(60), then: .forward))
         let session = LanguageModelSession(model: Self.model(proxy.baseURL, timeout: 1))
         let start = ContinuousClock.now
         await #expect { try await session.respond(to: "Hi", options: Self.greedy) } throws: { error in
             if case LanguageModelError.timeout = error { return true } else { return false }
         }
-        #expect(ContinuousClock.now - start < .seconds(15))
+        #expect(ContinuousClock.now - start < .seconds(30))
         #expect(session.transcript.isEmpty)
     }
 }
