@@ -229,11 +229,14 @@ struct AttachmentTests {
     @Test func `the local model called directly, without a session, refuses an attachment before loading`() async throws {
         let transcript = Transcript(entries: [.prompt(Transcript.Prompt(segments: [
             .text(.init(content: "What is this?")), .attachment(.init(content: .image(.init(data: Self.png)), label: "pixel"))]))])
-        let conversation = RealModel.provider.makeConversation()
-        var events = 0
+        let channel = LanguageModelExecutorGenerationChannel()
+        let request = LanguageModelExecutorGenerationRequest(transcript: transcript, generationOptions: RealModel.greedy(2))
         await #expect {
-            for try await _ in conversation.generate(LanguageModelRequest(transcript: transcript, options: RealModel.greedy(2))) { events += 1 }
+            try await LocalModelExecutor(configuration: .init()).respond(to: request, model: RealModel.provider, streamingInto: channel)
         } throws: { Self.isUnsupportedVision($0, entries: 0) }
+        var events = 0
+        channel.finish()
+        for await _ in channel { events += 1 }
         #expect(events == 0)
     }
 

@@ -205,16 +205,17 @@ import Testing
     }
 
     /// A model that reasons once, then answers.
-    final class Reasoner: ConversationModel, LanguageModelConversation {
-        let contextSize = 4096
-        func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int { 1 }
-        func makeConversation() -> any LanguageModelConversation { self }
-        func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
-            AsyncThrowingStream { continuation in
-                continuation.yield(.reasoning(text: "Two and two make four.", signature: nil))
-                continuation.yield(.text("4"))
-                continuation.yield(.usage(LanguageModelUsage(inputTokens: 1, outputTokens: 1)))
-                continuation.finish()
+    struct Reasoner: LanguageModel {
+        var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([.reasoning]) }
+        var executorConfiguration: Executor.Configuration { .init() }
+
+        struct Executor: LanguageModelExecutor {
+            struct Configuration: Hashable, Sendable {}
+            init(configuration: Configuration) {}
+            func respond(to request: LanguageModelExecutorGenerationRequest, model: Reasoner,
+                         streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {
+                await channel.send(.reasoning(entryID: nil, action: .appendText("Two and two make four.", tokenCount: 1)))
+                await channel.send(.response(entryID: "answer", action: .appendText("4", tokenCount: 1)))
             }
         }
     }

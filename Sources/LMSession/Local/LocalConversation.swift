@@ -4,14 +4,14 @@ import LMTokenizer
 import LMTransformer
 import Synchronization
 
-/// One session's state on a ``LocalTransformerProvider``: its KV cache, re-used across turns, as a
+/// One conversation's state on a ``LocalTransformerProvider``: its KV cache, re-used across turns, as a
 /// sequence of the provider's ``BatchScheduler``: its prompt is prefilled in chunks between the decode
 /// steps of the other sessions, and its tokens are decoded in the same batched steps as theirs.
 ///
 /// Work runs on a private serial queue (not the Swift concurrency pool, which long forward passes would
 /// starve, and whose threads must not block waiting for a batched step), so prewarming and generation of
 /// one session never overlap.
-final class LocalConversation: LanguageModelConversation, ChecksContextBudget, @unchecked Sendable {
+final class LocalConversation: @unchecked Sendable {
     // @unchecked: `slot.sequence` is read and written on `queue` while this session holds its cache in the
     // provider's budget, or set to nil by the budget (under its lock) while the session is idle.
     let provider: LocalTransformerProvider

@@ -11,7 +11,9 @@ import Synchronization
 /// (`BatchScheduler`); each session's output is the same as when it runs alone. Prompts are rendered with the model's
 /// chat template (the GGUF's own Jinja template, else the architecture's native format) from the complete transcript; generation stops at an end-of-generation token, at
 /// `maximumResponseTokens`, or with ``LanguageModelError/contextSizeExceeded(_:)`` when the context window is full.
-public final class LocalTransformerProvider: ConversationModel {
+public final class LocalTransformerProvider: LanguageModelDetails {
+    public typealias Executor = LocalModelExecutor
+
     /// The provider of the default model (see ``defaultModelCandidates(environment:)``), resolved on first use.
     public static let shared: LocalTransformerProvider = switch defaultModelPath() {
     case .success(let path): LocalTransformerProvider(path: path)
@@ -30,6 +32,8 @@ public final class LocalTransformerProvider: ConversationModel {
     let memoryLimit: UInt64?
     /// The KV caches this provider's sessions hold at once (`maximumConcurrentSessions`).
     let budget: KVCacheBudget
+    /// The sessions' conversations between requests (``LocalModelExecutor`` takes one per request).
+    let conversations: LocalConversationPool
     private let unresolved: LocalModelError?
     private let state = Mutex<Result<LoadedModel, LocalModelError>?>(nil)
 
@@ -43,12 +47,15 @@ public final class LocalTransformerProvider: ConversationModel {
     ///     `ForwardEngine.cacheBytes` (about 94 MB for SmolLM2 at 4096 tokens, touched as it fills).
     ///     An idle session's cache is taken back when another request needs one (it prefills again
     ///     next time); when all belong to generating sessions, a request waits or throws
-    ///     ``LocalModelError/tooManySessions(limit:)``, as `whenSessionLimitReached` says.
+    ///     ``LocalModelError/tooManySessions(limit:)``, as `whenSessionLimitReached` says. Between requests
+    ///     the model keeps the caches of at most this many idle conversations, and at least 16
+    ///     (``LocalConversationPool``): a session's next turn continues its own cache while it is kept.
     ///   - mmprojPath: an `mmproj` GGUF for the model (llama.cpp's image encoder and projector, Idefics3/SmolVLM),
     ///     which gives the model the `.vision` capability; nil for text only.
     public init(path: String, mmprojPath: String? = nil, contextSize: Int = 4096, threads: Int? = nil, memoryLimit: UInt64? = nil,
                 maximumConcurrentSessions: Int? = nil, whenSessionLimitReached: SessionLimitPolicy = .wait) {
         self.budget = KVCacheBudget(limit: maximumConcurrentSessions.map { max(1, $0) }, policy: whenSessionLimitReached)
+        self.conversations = LocalConversationPool(limit: max(Self.idleConversations, maximumConcurrentSessions ?? 0))
         self.path = path
         self.mmprojPath = mmprojPath
         self.requestedContextSize = contextSize
@@ -59,6 +66,7 @@ public final class LocalTransformerProvider: ConversationModel {
 
     private init(unresolved: LocalModelError) {
         self.budget = KVCacheBudget(limit: nil, policy: .wait)
+        self.conversations = LocalConversationPool(limit: Self.idleConversations)
         self.path = nil
         self.mmprojPath = nil
         self.requestedContextSize = 4096
@@ -192,8 +200,24 @@ public final class LocalTransformerProvider: ConversationModel {
     /// Contexts (KV caches) alive on the loaded model's engine, whoever holds them; nil before loading.
     package var liveContexts: Int? { (try? loaded())?.scheduler.engine.liveContexts }
 
-    package func makeConversation() -> any LanguageModelConversation {
-        LocalConversation(provider: self)
+    /// Idle conversations (KV caches) kept between requests when `maximumConcurrentSessions` is smaller or unset.
+    static let idleConversations = 16
+
+    /// Drops the KV caches of idle conversations (they go as their queued work ends). For tests and diagnostics.
+    package func dropIdleConversations() { conversations.removeAll() }
+
+    /// Idle conversations kept now. For tests and diagnostics.
+    package var idleConversationCount: Int { conversations.count }
+
+    /// The local executor reads the model it is given; one serves every local model.
+    public var executorConfiguration: LocalModelExecutor.Configuration { .init() }
+
+    /// True: tokens that would break the response schema are masked, so a complete response follows it.
+    public var constrainsStructuredOutput: Bool { true }
+
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)``: the local model never downgrades to text.
+    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
+        .schemaWithoutGuidedGeneration(schemaName: schemaName)
     }
 
     /// The loaded model, or ``SystemLanguageModel/Error/assetsUnavailable(_:)`` saying why not.

@@ -29,7 +29,9 @@ struct ExecutorModel<Model: LanguageModel>: ConversationModel {
         return LanguageModelTokenCountInput.estimate(input)
     }
 
-    func makeConversation() -> any LanguageModelConversation { ExecutorConversation(model: model) }
+    func makeConversation() -> any LanguageModelConversation {
+        ExecutorConversation(model: model, constrainsStructuredOutput: details?.constrainsStructuredOutput ?? false)
+    }
 
     /// The model's own error when it adopts ``LanguageModelDetails``; otherwise what Apple's framework throws for
     /// a capability the model did not declare, ``LanguageModelError/unsupportedCapability(_:)``.
@@ -48,13 +50,20 @@ extension ExecutorModel: ExplainsUnavailability {
 /// executor's to keep (keyed by the transcript it is given).
 final class ExecutorConversation<Model: LanguageModel>: LanguageModelConversation, ChecksContextBudget {
     let model: Model
+    let constrainsStructuredOutput: Bool
 
-    init(model: Model) {
+    init(model: Model, constrainsStructuredOutput: Bool) {
         self.model = model
+        self.constrainsStructuredOutput = constrainsStructuredOutput
     }
 
+    /// The executor's prewarm; the start of the next prompt, when given, is a trailing prompt entry.
     func prewarm(transcript: Transcript, promptPrefix: Prompt?) {
         guard let executor = try? ExecutorCache.shared.executor(for: model) else { return }
+        var transcript = transcript
+        if let promptPrefix, !promptPrefix.segments.isEmpty {
+            transcript.entries.append(.prompt(Transcript.Prompt(segments: promptPrefix.segments)))
+        }
         executor.prewarm(model: model, transcript: transcript)
     }
 

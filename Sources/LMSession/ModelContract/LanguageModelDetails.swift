@@ -29,6 +29,11 @@ public protocol LanguageModelDetails: LanguageModel {
     /// - Throws: what the model's own count throws (a server's count request, a model that cannot be loaded).
     func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int
 
+    /// True when every complete structured response follows the request's schema by construction (the local model
+    /// masks tokens with the schema's grammar); the session then skips its conformance check. Default false: the
+    /// session checks the complete response and throws ``GeneratedContent/ParsingError`` when it does not conform.
+    var constrainsStructuredOutput: Bool { get }
+
     /// What a request with a response schema throws when ``LanguageModel/capabilities`` lacks guided generation.
     /// Default ``LanguageModelError/unsupportedCapability(_:)`` (`.guidedGeneration`), as Apple's framework throws.
     func unsupportedSchemaError(schemaName: String?) -> LanguageModelError
@@ -39,6 +44,7 @@ extension LanguageModelDetails {
     public var contextSize: Int { Int.max }
     public var supportedLanguages: Set<Locale.Language> { [Locale.Language(identifier: "en")] }
     public var assetIDs: [String] { [] }
+    public var constrainsStructuredOutput: Bool { false }
 
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         LanguageModelTokenCountInput.estimate(input)

@@ -28,7 +28,7 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
     }
 
     /// Ends the sequence once the buffered events are read: the executor returned or threw.
-    func finish() {
+    package func finish() {
         continuation.finish()
     }
 

@@ -5,9 +5,9 @@
 extension LanguageModelSession.DynamicProfile {
     // MARK: - Configuring the model
 
-    /// Runs the profile's model calls on `model`, with the session's transcript. A model that is a class
-    /// instance (``SystemLanguageModel``: its provider) keeps one conversation (the local model's KV cache) per
-    /// session across switches; a model that is a value (the server models) gets a new conversation per call.
+    /// Runs the profile's model calls on `model`, with the session's transcript. Apple 27. What the model keeps
+    /// between calls it finds by the transcript it is sent (the local model's KV caches), so switching back to a
+    /// model continues where its last call on this transcript ended.
     public func model(_ model: any LanguageModel) -> some LanguageModelSession.DynamicProfile {
         modified { $0.settings.setIfUnset(\.model, model.conversationModel) }
     }

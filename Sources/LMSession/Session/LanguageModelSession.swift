@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// A session answers one request at a time: a second request while ``isResponding`` throws
 /// ``LanguageModelSession/Error/concurrentRequests``. A request that fails or is cancelled leaves the transcript as it
-/// was before it. Many sessions may run at once on one model; each keeps its own KV cache and re-uses it across
-/// turns (only the new part of the transcript is processed). Observable: ``transcript`` and ``isResponding``
+/// was before it. Many sessions may run at once on one model; on the local model a session's next turn continues the
+/// KV cache of its last one while the model keeps it (only the new part of the transcript is processed). Observable: ``transcript`` and ``isResponding``
 /// report changes through the `Observation` module.
 public final class LanguageModelSession: Sendable {
     /// The model this session talks to (a profile's ``DynamicProfile/model(_:)-(any LanguageModel)`` may choose

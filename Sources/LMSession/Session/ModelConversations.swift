@@ -2,12 +2,12 @@ import Synchronization
 
 /// A session's conversations, one per model it runs on: its own model's, made when the session is, and those
 /// of the models a profile's ``LanguageModelSession/DynamicProfile/model(_:)-(any LanguageModel)`` switches to,
-/// made on first use and kept (with their KV caches, on the local model) for the session's life.
+/// made on first use and kept for the session's life.
 ///
 /// A model is recognised by its identity: a ``SystemLanguageModel`` by its provider (handles on one loaded model
 /// share a conversation), another class instance by itself. Any value (a model written for Apple's contract, the
-/// server models among them, whose per-session state is their executor's, keyed by the transcript) gets a new
-/// conversation per model call.
+/// package's models among them, whose state is their executor's or their model's, found by the transcript) gets a
+/// new conversation per model call.
 final class ModelConversations: Sendable {
     /// The session's model, used by calls whose profile sets no model.
     let defaultModel: any ConversationModel
