@@ -262,13 +262,7 @@ struct ErrorMappingTests {
     // MARK: - The session's own checks (scripted models)
 
     /// A model that can do neither guided generation nor tool calling.
-    struct TextOnlyModel: ConversationModel {
-        let inner = ScriptedProvider([.text(["never"])])
-        var contextSize: Int { 4096 }
-        var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: []) }
-        func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int { try await inner.tokenCount(for: input) }
-        func makeConversation() -> any LanguageModelConversation { inner.makeConversation() }
-    }
+    static func textOnlyModel() -> ScriptedProvider { ScriptedProvider([.text(["never"])], capabilities: LanguageModelCapabilities([])) }
 
     static let sessionScenarios: [Scenario] = [
         Scenario(name: "tools on a model without tool calling", sdk27: "LanguageModelError.unsupportedCapability",
@@ -277,7 +271,7 @@ struct ErrorMappingTests {
                      guard case LanguageModelError.unsupportedCapability(let missing) = error else { return false }
                      return missing.capability == .toolCalling
                  }) { convention in
-            let session = LanguageModelSession(model: TextOnlyModel(), tools: [GetWeather()])
+            let session = LanguageModelSession(model: textOnlyModel(), tools: [GetWeather()])
             session.errorConvention = convention
             return try await caught { try await session.respond(to: "Weather?") }
         },

@@ -95,8 +95,8 @@ import Testing
         #expect(fast.requests[1].transcript.map(\.kindLabel) == ["instructions", "prompt", "toolCalls", "toolOutput", "response", "prompt"],
                 "the fast model continues the transcript the smart model answered")
         #expect(Array(log.values.suffix(5)) == ["deactivate expert", "activate triage", "prompt triage: And at sunset?", "response triage", "outer response"])
-        #expect(fast.conversationsMade.load(ordering: .relaxed) == 1, "one conversation per model, kept across switches")
-        #expect(smart.conversationsMade.load(ordering: .relaxed) == 1)
+        #expect(fast.executorsMade.load(ordering: .relaxed) == 1, "one executor per model configuration, kept across switches")
+        #expect(smart.executorsMade.load(ordering: .relaxed) == 1)
         #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "toolCalls", "toolOutput", "response", "prompt", "response"])
     }
 

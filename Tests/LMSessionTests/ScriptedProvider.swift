@@ -2,18 +2,19 @@ import Foundation
 import LMSession
 import Synchronization
 
-/// A provider that plays back scripted steps instead of running a model, and records what it was asked.
+/// A model written against Apple's contract (a `LanguageModel` with its executor) that plays back scripted steps
+/// instead of running a model, and records what it was asked.
 /// Token counts are words: every whitespace-separated word of an entry counts 1, plus 2 per entry for its
 /// turn markers, plus 1 for the response's opening.
-final class ScriptedProvider: ConversationModel {
+final class ScriptedProvider: LanguageModelDetails {
     enum Step: Sendable {
-        /// Emits each text delta, then usage.
+        /// Sends each text delta, then usage.
         case text([String])
-        /// Emits the deltas, then throws.
+        /// Sends the deltas, then throws.
         case fail([String], any Error)
-        /// Emits the calls as one tool-calls step.
+        /// Sends the calls as one tool-calls entry.
         case toolCalls([Transcript.ToolCall])
-        /// Emits `count` deltas "t0 ", "t1 "... one per `interval`, stopping when the stream is terminated.
+        /// Sends `count` deltas "t0 ", "t1 "... one per `interval`, stopping when the request is cancelled.
         case slow(count: Int, interval: Duration)
     }
 
@@ -21,12 +22,12 @@ final class ScriptedProvider: ConversationModel {
     let availability: SystemLanguageModel.Availability
     private let script: Mutex<[Step]>
     private let log = Mutex<[LanguageModelRequest]>([])
-    /// Deltas emitted after the consumer terminated the stream (must stay 0 or 1).
+    /// Deltas sent after the request was cancelled (must stay 0 or 1).
     let emittedAfterStop = Atomic(0)
-    /// Deltas emitted in total by `.slow` steps.
+    /// Deltas sent in total by `.slow` steps.
     let slowEmitted = Atomic(0)
-    /// Conversations made (one per session that runs on this provider).
-    let conversationsMade = Atomic(0)
+    /// Executors made for this model (the session keeps one per configuration).
+    let executorsMade = Atomic(0)
 
     let capabilities: LanguageModelCapabilities
 
@@ -41,6 +42,8 @@ final class ScriptedProvider: ConversationModel {
     var requests: [LanguageModelRequest] { log.withLock { $0 } }
 
     var assetIDs: [String] { ["scripted"] }
+
+    var executorConfiguration: Executor.Configuration { Executor.Configuration(model: self) }
 
     func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         switch input {
@@ -67,53 +70,54 @@ final class ScriptedProvider: ConversationModel {
         }
     }
 
-    func makeConversation() -> any LanguageModelConversation {
-        conversationsMade.add(1, ordering: .relaxed)
-        return Conversation(provider: self)
-    }
-
     fileprivate func nextStep(for request: LanguageModelRequest) -> Step {
         log.withLock { $0.append(request) }
         return script.withLock { $0.isEmpty ? .text(["(script ended)"]) : $0.removeFirst() }
     }
 
-    final class Conversation: LanguageModelConversation {
-        let provider: ScriptedProvider
-        init(provider: ScriptedProvider) { self.provider = provider }
+    struct Executor: LanguageModelExecutor {
+        /// The model itself, compared by identity: each scripted model has its own executor.
+        struct Configuration: Hashable, Sendable {
+            let model: ScriptedProvider
+            static func == (a: Self, b: Self) -> Bool { a.model === b.model }
+            func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(model)) }
+        }
 
-        func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
-            let step = provider.nextStep(for: request)
-            let provider = self.provider
-            return AsyncThrowingStream { continuation in
-                let stopped = Flag()
-                let task = Task {
-                    let input = try await provider.tokenCount(for: .request(request))
-                    switch step {
-                    case .text(let deltas):
-                        for delta in deltas { continuation.yield(.text(delta)) }
-                        continuation.yield(.usage(LanguageModelUsage(inputTokens: input, outputTokens: deltas.count)))
-                        continuation.finish()
-                    case let .fail(deltas, error):
-                        for delta in deltas { continuation.yield(.text(delta)) }
-                        continuation.finish(throwing: error)
-                    case .toolCalls(let calls):
-                        continuation.yield(.toolCalls(calls))
-                        continuation.yield(.usage(LanguageModelUsage(inputTokens: input, outputTokens: calls.count)))
-                        continuation.finish()
-                    case let .slow(count, interval):
-                        for index in 0..<count {
-                            if Task.isCancelled { break }
-                            try? await Task.sleep(for: interval)
-                            provider.slowEmitted.add(1, ordering: .relaxed)
-                            if stopped.value.load(ordering: .relaxed) { provider.emittedAfterStop.add(1, ordering: .relaxed) }
-                            continuation.yield(.text("t\(index) "))
-                        }
-                        continuation.finish()
-                    }
+        init(configuration: Configuration) {
+            configuration.model.executorsMade.add(1, ordering: .relaxed)
+        }
+
+        func respond(to request: LanguageModelExecutorGenerationRequest, model: ScriptedProvider,
+                     streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {
+            let recorded = LanguageModelRequest(request)
+            let step = model.nextStep(for: recorded)
+            let input = try await model.tokenCount(for: .request(recorded))
+            let response = UUID().uuidString
+            let calls = UUID().uuidString
+            func usage(_ output: Int) -> LanguageModelExecutorGenerationChannel.Response.Action {
+                .updateUsage(input: .init(totalTokenCount: input, cachedTokenCount: 0), output: .init(totalTokenCount: output, reasoningTokenCount: 0))
+            }
+            switch step {
+            case .text(let deltas):
+                for delta in deltas { await channel.send(.response(entryID: response, action: .appendText(delta, tokenCount: 1))) }
+                await channel.send(.response(entryID: response, action: usage(deltas.count)))
+            case let .fail(deltas, error):
+                for delta in deltas { await channel.send(.response(entryID: response, action: .appendText(delta, tokenCount: 1))) }
+                throw error
+            case .toolCalls(let toolCalls):
+                for call in toolCalls {
+                    await channel.send(.toolCalls(entryID: calls, action: .toolCall(id: call.id, name: call.toolName,
+                        action: .appendArguments(call.arguments.jsonString, tokenCount: 1))))
                 }
-                continuation.onTermination = { _ in
-                    stopped.value.store(true, ordering: .relaxed)
-                    task.cancel()
+                await channel.send(.toolCalls(entryID: calls, action: .updateUsage(input: .init(totalTokenCount: input, cachedTokenCount: 0),
+                    output: .init(totalTokenCount: toolCalls.count, reasoningTokenCount: 0))))
+            case let .slow(count, interval):
+                for index in 0..<count {
+                    if Task.isCancelled { break }
+                    try? await Task.sleep(for: interval)
+                    model.slowEmitted.add(1, ordering: .relaxed)
+                    if Task.isCancelled { model.emittedAfterStop.add(1, ordering: .relaxed) }
+                    await channel.send(.response(entryID: response, action: .appendText("t\(index) ", tokenCount: 1)))
                 }
             }
         }

@@ -134,7 +134,7 @@ import Testing
         #expect(prompt.metadata["user"] as? String == "ada")
         #expect(prompt.metadata["attempt"] as? Int == 1)
         #expect(prompt.options.toolCallingMode == .disallowed)
-        #expect(provider.requests.first?.contextOptions == ContextOptions(reasoningLevel: .light))
+        #expect(provider.requests.first?.contextOptions.reasoningLevel == .light)
 
         let restored = try JSONDecoder().decode(Transcript.self, from: JSONEncoder().encode(session.transcript))
         #expect(restored == session.transcript)

@@ -46,11 +46,16 @@ package protocol LanguageModelConversation: AnyObject, Sendable {
     /// may ignore `response_format`), the session checks the complete response against the schema and
     /// throws ``GeneratedContent/ParsingError`` when it does not conform.
     var constrainsStructuredOutput: Bool { get }
+
+    /// True when the model checks the context budget itself (``ChecksContextBudget``): the session does not count
+    /// the request first.
+    var checksContextBudget: Bool { get }
 }
 
 extension LanguageModelConversation {
     package func prewarm(transcript: Transcript, promptPrefix: Prompt?) {}
     package var constrainsStructuredOutput: Bool { false }
+    package var checksContextBudget: Bool { false }
 }
 
 /// What a conversation generates from: everything one model call needs.

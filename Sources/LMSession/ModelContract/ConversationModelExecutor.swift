@@ -7,7 +7,7 @@ import Foundation
 /// A session does not use it (it keeps one conversation per session, with the local model's KV cache); code
 /// that drives executors itself (``FallbackLanguageModel``) does. Each call starts a fresh conversation, so
 /// nothing is cached between calls; a conversation that does not check the context budget itself
-/// (``ChecksContextBudget``) is checked here first, as the session would.
+/// (``LanguageModelConversation/checksContextBudget``) is checked here first, as the session would.
 public struct ConversationModelExecutor<Model: LanguageModel>: LanguageModelExecutor {
     /// Nothing: everything the executor needs is in the model.
     public struct Configuration: Hashable, Sendable {
@@ -27,7 +27,7 @@ public struct ConversationModelExecutor<Model: LanguageModel>: LanguageModelExec
         }
         let request = LanguageModelRequest(request)
         let conversation = model.makeConversation()
-        if !(conversation is any ChecksContextBudget) {
+        if !conversation.checksContextBudget {
             let needed = try await model.tokenCount(for: .request(request))
             if needed > model.contextSize {
                 throw LanguageModelError.contextSizeExceeded(needed: needed, contextSize: model.contextSize)

@@ -30,7 +30,8 @@ struct ExecutorModel<Model: LanguageModel>: ConversationModel {
     }
 
     func makeConversation() -> any LanguageModelConversation {
-        ExecutorConversation(model: model, constrainsStructuredOutput: details?.constrainsStructuredOutput ?? false)
+        ExecutorConversation(model: model, constrainsStructuredOutput: details?.constrainsStructuredOutput ?? false,
+                             checksContextBudget: details == nil || model is any ChecksContextBudget)
     }
 
     /// The model's own error when it adopts ``LanguageModelDetails``; otherwise what Apple's framework throws for
@@ -48,13 +49,15 @@ extension ExecutorModel: ExplainsUnavailability {
 
 /// One session's calls to an Apple-shaped model. It keeps nothing between calls: per-session state is the
 /// executor's to keep (keyed by the transcript it is given).
-final class ExecutorConversation<Model: LanguageModel>: LanguageModelConversation, ChecksContextBudget {
+final class ExecutorConversation<Model: LanguageModel>: LanguageModelConversation {
     let model: Model
     let constrainsStructuredOutput: Bool
+    let checksContextBudget: Bool
 
-    init(model: Model, constrainsStructuredOutput: Bool) {
+    init(model: Model, constrainsStructuredOutput: Bool, checksContextBudget: Bool) {
         self.model = model
         self.constrainsStructuredOutput = constrainsStructuredOutput
+        self.checksContextBudget = checksContextBudget
     }
 
     /// The executor's prewarm; the start of the next prompt, when given, is a trailing prompt entry.

@@ -15,7 +15,7 @@ extension LanguageModelExecutorGenerationRequest {
 extension LanguageModelRequest {
     /// The session's form of an executor request, which the package's own generators read (the server models'
     /// request bodies, ``ConversationModelExecutor``'s conversations).
-    init(_ request: LanguageModelExecutorGenerationRequest) {
+    package init(_ request: LanguageModelExecutorGenerationRequest) {
         self.init(transcript: request.transcript, options: request.generationOptions, schema: request.schema,
                   includeSchemaInPrompt: request.contextOptions.includeSchemaInPrompt ?? true,
                   toolDefinitions: request.enabledToolDefinitions, contextOptions: request.contextOptions,

@@ -1,5 +1,12 @@
-/// A conversation whose `generate` checks the context budget itself, on the very tokens it generates
-/// from, and throws ``LanguageModelError/contextSizeExceeded(_:)`` (with both
-/// counts, as the session's own check words it) before running the model. The session then skips its
-/// check through ``LanguageModelDetails/tokenCount(for:)``, so a request is rendered and tokenized once.
+/// A model whose executor checks the context budget itself, on the very tokens it generates from (the local model:
+/// ``LanguageModelError/contextSizeExceeded(_:)`` with both counts, as the session's own check words it), or whose
+/// provider does (the server models: their errors become ``LanguageModelError/contextSizeExceeded(_:)``). The session
+/// then skips its check through ``LanguageModelDetails/tokenCount(for:)``, so a request is rendered and tokenized
+/// once. A model with neither this nor ``LanguageModelDetails`` (a provider written only for Apple's contract)
+/// declares no context size, so it is not checked either.
 package protocol ChecksContextBudget {}
+
+extension LocalTransformerProvider: ChecksContextBudget {}
+extension OpenAICompatibleLanguageModel: ChecksContextBudget {}
+extension ClaudeLanguageModel: ChecksContextBudget {}
+extension FallbackLanguageModel: ChecksContextBudget {}

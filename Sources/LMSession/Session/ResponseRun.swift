@@ -296,7 +296,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) },
             contextOptions: call.contextOptions(over: plan.contextOptions), metadata: plan.metadata)
         let conversation = call.conversation
-        if !(conversation is any ChecksContextBudget) {
+        if !conversation.checksContextBudget {
             let needed = try await model.tokenCount(for: .request(request))
             if needed > model.contextSize {
                 throw LanguageModelError.contextSizeExceeded(needed: needed, contextSize: model.contextSize)
