@@ -22,36 +22,3 @@ enum JSONEquality {
         return d.rounded() == d
     }
 }
-
-extension JSONValue {
-    /// Compact JSON text of the value (members in stored order, strings escaped as RFC 8259 requires).
-    package var compactText: String {
-        var out = ""
-        write(to: &out)
-        return out
-    }
-
-    private func write(to out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case let .bool(b): out += b ? "true" : "false"
-        case let .number(t, _): out += t
-        case let .string(s, _): out += String(decoding: JSONText.quoted(s), as: UTF8.self)
-        case let .array(items, _):
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                item.write(to: &out)
-            }
-            out += "]"
-        case let .object(members, _):
-            out += "{"
-            for (i, m) in members.enumerated() {
-                if i > 0 { out += "," }
-                out += String(decoding: JSONText.quoted(m.key), as: UTF8.self) + ":"
-                m.value.write(to: &out)
-            }
-            out += "}"
-        }
-    }
-}

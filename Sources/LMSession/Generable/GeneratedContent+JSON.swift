@@ -78,64 +78,12 @@ extension GeneratedContent {
     }
 
     /// The content as compact JSON text, structure keys in generation order.
-    public var jsonString: String {
-        var out = ""
-        GeneratedContent.write(self, to: &out)
-        return out
-    }
-
-    static func write(_ content: GeneratedContent, to out: inout String) {
-        switch content.kind {
-        case .null: out += "null"
-        case let .bool(b): out += b ? "true" : "false"
-        case let .number(n): out += jsonNumber(n)
-        case let .string(s): writeString(s, to: &out)
-        case let .array(items):
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                write(item, to: &out)
-            }
-            out += "]"
-        case let .structure(properties, orderedKeys):
-            out += "{"
-            var first = true
-            for key in orderedKeys {
-                guard let value = properties[key] else { continue }
-                if !first { out += "," }
-                first = false
-                writeString(key, to: &out)
-                out += ":"
-                write(value, to: &out)
-            }
-            out += "}"
-        }
-    }
+    public var jsonString: String { jsonValue.compactText }
 
     /// Integral values print without a fraction; non-finite values (not JSON) print as null.
     static func jsonNumber(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         return "\(n)"
-    }
-
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

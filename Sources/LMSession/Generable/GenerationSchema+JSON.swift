@@ -20,9 +20,7 @@ extension GenerationSchema {
 
     /// The schema as JSON text, keys in a fixed order.
     func jsonSchemaText(pretty: Bool = false) -> String {
-        var out = ""
-        Self.write(jsonValue, indent: pretty ? 0 : nil, to: &out)
-        return out
+        jsonValue.text(indent: pretty ? 0 : nil)
     }
 
     private static func string(_ s: String) -> JSONValue { .string(s, complete: true) }
@@ -87,36 +85,5 @@ extension GenerationSchema {
             if let description, schema["description"] == nil { m.append(member("description", string(description))) }
         }
         return m
-    }
-
-    /// Writes JSON text; `indent` nil means compact.
-    static func write(_ value: JSONValue, indent: Int?, to out: inout String) {
-        let newline = indent.map { "\n" + String(repeating: "  ", count: $0 + 1) } ?? ""
-        let close = indent.map { "\n" + String(repeating: "  ", count: $0) } ?? ""
-        let inner = indent.map { $0 + 1 }
-        switch value {
-        case .null: out += "null"
-        case let .bool(b): out += b ? "true" : "false"
-        case let .number(text, _): out += text
-        case let .string(s, _): GeneratedContent.writeString(s, to: &out)
-        case let .array(items, _):
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "["
-            for (i, item) in items.enumerated() {
-                out += (i > 0 ? "," : "") + newline
-                write(item, indent: inner, to: &out)
-            }
-            out += close + "]"
-        case let .object(members, _):
-            guard !members.isEmpty else { out += "{}"; return }
-            out += "{"
-            for (i, m) in members.enumerated() {
-                out += (i > 0 ? "," : "") + newline
-                GeneratedContent.writeString(m.key, to: &out)
-                out += indent == nil ? ":" : ": "
-                write(m.value, indent: inner, to: &out)
-            }
-            out += close + "}"
-        }
     }
 }

@@ -18,13 +18,6 @@ extension JSONValue {
     /// A complete object from `(key, value)` pairs, in order.
     static func fields(_ pairs: [(String, JSONValue)]) -> JSONValue { .object(pairs.map { JSONMember(key: $0.0, value: $0.1) }, complete: true) }
 
-    /// Compact JSON text.
-    var compactText: String {
-        var out = ""
-        GenerationSchema.write(self, indent: nil, to: &out)
-        return out
-    }
-
     // `stringValue` (the string's text) is declared in GenerationSchema+Codable.swift.
 
     /// The number as an `Int`, if this is an integral number.

@@ -66,9 +66,7 @@ package enum ToolCallEnvelope {
     /// The parameters schema as compact JSON Schema: Apple's shape without what the model does not need
     /// (`x-order`, which the property order already shows; `additionalProperties`; the root `title`).
     package static func compactSchema(_ schema: GenerationSchema) -> String {
-        var out = ""
-        GenerationSchema.write(strip(schema.jsonValue, isRoot: true), indent: nil, to: &out)
-        return out
+        strip(schema.jsonValue, isRoot: true).compactText
     }
 
     private static func strip(_ value: JSONValue, isRoot: Bool = false) -> JSONValue {
