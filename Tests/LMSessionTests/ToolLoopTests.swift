@@ -53,6 +53,23 @@ struct SlowTool: Tool {
     }
 }
 
+/// Waits until released, whatever cancellation says (a tool written without regard for it).
+struct ParkedTool: Tool {
+    let name = "parked"
+    let description = "Waits for a signal."
+    let started = Counter()
+    private let gate = AsyncStream<Void>.makeStream()
+    var parameters: GenerationSchema { GenerationSchema(type: GeneratedContent.self, properties: []) }
+
+    func release() { gate.continuation.finish() }
+
+    func call(arguments: GeneratedContent) async throws -> String {
+        started.increment()
+        await Task.detached { [stream = gate.stream] in for await _ in stream {} }.value
+        return "released"
+    }
+}
+
 @Suite struct ToolLoopTests {
     static func call(_ id: String, _ name: String, _ json: String) throws -> Transcript.ToolCall {
         Transcript.ToolCall(id: id, toolName: name, arguments: try GeneratedContent(json: json))
@@ -212,11 +229,28 @@ struct SlowTool: Tool {
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
 
-        #expect(slow.cancelled.value == 2)
+        // The request ends at once; the tools see their cancellation as they get to run.
+        #expect(try await SessionLimitTests.eventually { slow.cancelled.value == 2 })
         #expect(session.transcript.count == 1)
         #expect(!session.isResponding)
         let next = try await session.respond(to: "Again.")
         #expect(next.content == "After.")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aToolThatIgnoresCancellationDoesNotHoldTheCancelledRequestOrItsSession() async throws {
+        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("p", "parked", "{}")]), .text(["After."])])
+        let parked = ParkedTool()
+        let session = LanguageModelSession(model: model, tools: [parked], instructions: "Be patient.")
+        let task = Task { try await session.respond(to: "Wait.") }
+        let deadline = ContinuousClock.now + .seconds(300)
+        while parked.started.value < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(parked.started.value == 1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(session.transcript.count == 1)
+        #expect(!session.isResponding)
+        #expect(try await session.respond(to: "Again.").content == "After.")
+        parked.release()
     }
 
     @Test func instructionsListOnlyToolsThatIncludeTheirSchema() {

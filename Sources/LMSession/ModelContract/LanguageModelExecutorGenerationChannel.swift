@@ -27,8 +27,10 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
         continuation.yield(event)
     }
 
-    /// Ends the sequence once the buffered events are read: the executor returned or threw.
-    package func finish() {
+    /// Ends the sequence once the buffered events are read: the executor returned or threw. The session calls it;
+    /// code that drives an executor itself calls it after `respond` returns, so its reading loop ends. Not in
+    /// Apple's API (there the framework owns the channel).
+    public func finish() {
         continuation.finish()
     }
 

@@ -3,8 +3,14 @@ struct ToolRunner: Sendable {
     let tools: [any Tool]
 
     /// - Throws: ``LanguageModelSession/ToolCallError`` for the first tool that throws (or whose arguments do not
-    ///   decode), `CancellationError` when cancelled.
+    ///   decode), `CancellationError` when cancelled: at once, even while a tool that ignores cancellation runs on
+    ///   (its output is discarded).
     func run(_ calls: [Transcript.ToolCall]) async throws -> [Transcript.ToolOutput] {
+        let tools = self
+        return try await abandoningOnCancel(Task { try await tools.runAll(calls) })
+    }
+
+    private func runAll(_ calls: [Transcript.ToolCall]) async throws -> [Transcript.ToolOutput] {
         try await withThrowingTaskGroup(of: (Int, [Transcript.Segment]).self) { group in
             for (index, call) in calls.enumerated() {
                 guard let tool = tools.first(where: { $0.name == call.toolName }) else {
