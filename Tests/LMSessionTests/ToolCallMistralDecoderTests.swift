@@ -39,6 +39,19 @@ import Testing
         #expect(calls.map(\.description) == [#"get_weather({"city":"Moscow"})"#, #"FindContacts({"count":2})"#])
     }
 
+    @Test func aRepeatedIDTheModelWroteIsMadeUniqueWithTheSameShape() throws {
+        var decoder = try Self.decoder(.allowed, Self.nemo)
+        _ = try ToolCallDecoderTests.feed(&decoder, Self.v.characters(Self.tag))
+        let list = #"[{"name": "get_weather", "arguments": {"city": "Moscow"}, "id": "a1B2c3D4e"}, "#
+            + #"{"name": "FindContacts", "arguments": {"count": 2}, "id": "a1B2c3D4e"}]"#
+        _ = try ToolCallDecoderTests.feed(&decoder, Self.v.characters(list))
+        guard case .call(let calls) = decoder.next() else { Issue.record("the round did not end"); return }
+        #expect(calls.count == 2)
+        #expect(calls[0].id == "a1B2c3D4e")
+        #expect(calls[1].id != calls[0].id)
+        #expect(calls[1].id.count == 9 && calls[1].id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "\(calls[1].id)")
+    }
+
     @Test func nemoIDsAreNineLettersOrDigits() throws {
         var decoder = try Self.decoder(.required, Self.nemo)
         #expect(decoder.next() == .force(Self.v.characters(Self.tag)))

@@ -26,7 +26,8 @@ extension ToolCallDecoder {
                 if Self.repeats(name, arguments, earlier) || Self.repeats(name, arguments, calls) {
                     repeated = true
                 } else {
-                    let id = try idKey.map { try item.value(String.self, forProperty: $0) } ?? makeID()
+                    let written = try idKey.map { try item.value(String.self, forProperty: $0) }
+                    let id = written.map { uniqueID($0, among: earlier + calls, makeID: makeID) } ?? makeID()
                     calls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
                 }
             }
@@ -35,6 +36,19 @@ extension ToolCallDecoder {
                                                 debugDescription: "The tool call does not decode: \(json) (\(error))")
         }
         return (calls, repeated)
+    }
+
+    /// `id`, or when a call of `calls` has it already, as many letters and digits taken from `makeID()` that none
+    /// has: a model that writes its own ids may repeat one, and the round's outputs are matched to calls by id.
+    static func uniqueID(_ id: String, among calls: [Transcript.ToolCall], makeID: () -> String) -> String {
+        let taken = Set(calls.map(\.id))
+        guard taken.contains(id) else { return id }
+        while true {
+            var fresh = ""
+            while fresh.count < id.count { fresh += makeID().filter { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+            let candidate = id.isEmpty ? makeID() : String(fresh.prefix(id.count))
+            if !taken.contains(candidate) { return candidate }
+        }
     }
 
     /// Whether `calls` holds a call of `name` with these arguments: a model writing it again is looping.

@@ -313,7 +313,8 @@ package struct ToolCallDecoder {
         let json = String(decoding: callBytes, as: UTF8.self)
         if let nameFirst = envelope.nameFirst {
             // One call per opening; a repeated call means the model is looping: end the turn.
-            let call = try nameFirstCall(nameFirst)
+            var call = try nameFirstCall(nameFirst)
+            call.id = Self.uniqueID(call.id, among: calls, makeID: makeID)
             if Self.repeats(call.toolName, call.arguments, calls) {
                 phase = .done
             } else {
