@@ -42,7 +42,7 @@ extension SystemLanguageModel {
     /// The provider's count, its failure in the types of ``LanguageModelSession/defaultErrorConvention``.
     private nonisolated(nonsending) func count(_ input: LanguageModelTokenCountInput) async throws -> Int {
         do {
-            return try await conversationProvider.tokenCount(for: input)
+            return try await providerDetails.tokenCount(for: input)
         } catch {
             throw LanguageModelSession.defaultErrorConvention.converting(error, context: ErrorConversionContext(contextSize: contextSize))
         }

@@ -9,8 +9,8 @@ import Foundation
 public final class SystemLanguageModel: Sendable {
     /// The provider that runs this model.
     public let provider: any LanguageModel
-    /// ``provider`` behind the session's seam.
-    let conversationProvider: any ConversationModel
+    /// What ``provider`` says beyond Apple's protocol (its own ``LanguageModelDetails``, or their defaults).
+    let providerDetails: any LanguageModelDetails
     /// What the model is used for (recorded; it changes nothing here, see ``UseCase``).
     public let useCase: UseCase
     /// The content checks applied to input and output (see ``Guardrails``).
@@ -27,23 +27,23 @@ public final class SystemLanguageModel: Sendable {
     /// A handle to any provider: a local model, a remote one, or a scripted one in tests. (Not in Apple's API.)
     public init(provider: some LanguageModel, useCase: UseCase = .general, guardrails: Guardrails = .default) {
         self.provider = provider
-        self.conversationProvider = provider.conversationModel
+        self.providerDetails = provider.conversationModel
         self.useCase = useCase
         self.guardrails = guardrails
     }
 
     /// Whether the model can be used, and if not why (see ``Availability``).
-    public final var availability: Availability { conversationProvider.availability }
+    public final var availability: Availability { providerDetails.availability }
 
     /// `availability == .available`.
     public final var isAvailable: Bool { availability == .available }
 
     /// Tokens one session may hold: instructions, tool definitions, transcript, prompts, schemas and responses.
     /// 4096 for the default model (never more than the model's trained context). Apple 26.4 API.
-    public final var contextSize: Int { conversationProvider.contextSize }
+    public final var contextSize: Int { providerDetails.contextSize }
 
     /// Languages the model answers in. SmolLM2 and our Gemma 3 270M are trained on English: `["en"]`.
-    public final var supportedLanguages: Set<Locale.Language> { conversationProvider.supportedLanguages }
+    public final var supportedLanguages: Set<Locale.Language> { providerDetails.supportedLanguages }
 
     /// Whether the model supports `locale`'s language (the language code is compared, not the region).
     public final func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
@@ -52,14 +52,41 @@ public final class SystemLanguageModel: Sendable {
     }
 }
 
-extension SystemLanguageModel: ConversationModel {
+extension SystemLanguageModel: LanguageModelDetails {
     /// The provider's capabilities (the local model: guided generation, tool calling, and reasoning when its vocabulary has `<think>`).
     public var capabilities: LanguageModelCapabilities { provider.capabilities }
-    public var assetIDs: [String] { conversationProvider.assetIDs }
+    public var assetIDs: [String] { providerDetails.assetIDs }
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
-        try await conversationProvider.tokenCount(for: input)
+        try await providerDetails.tokenCount(for: input)
     }
-    package func makeConversation() -> any LanguageModelConversation { conversationProvider.makeConversation() }
+    public var constrainsStructuredOutput: Bool { providerDetails.constrainsStructuredOutput }
+    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
+        providerDetails.unsupportedSchemaError(schemaName: schemaName)
+    }
+    public var executorConfiguration: Executor.Configuration { .init() }
+
+    /// Runs a ``SystemLanguageModel``'s calls on its provider's executor (the one the process keeps for the
+    /// provider's configuration, as if the provider were asked directly). Keeps nothing itself. Not in Apple's API.
+    public struct Executor: LanguageModelExecutor {
+        public typealias Model = SystemLanguageModel
+
+        /// Nothing: the provider is the model's.
+        public struct Configuration: Hashable, Sendable {
+            public init() {}
+        }
+
+        public init(configuration: Configuration) {}
+
+        /// - Throws: what the provider's executor throws (and what making it throws).
+        public func respond(to request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel,
+                            streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {
+            try await model.provider.respondOnItsExecutor(to: request, streamingInto: channel)
+        }
+
+        public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
+            model.provider.prewarmOnItsExecutor(transcript: transcript)
+        }
+    }
 }
 
 extension SystemLanguageModel {

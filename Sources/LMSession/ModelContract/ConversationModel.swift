@@ -1,27 +1,22 @@
 import Foundation
 
-/// The session's internal seam to the models of this package that keep per-session state (the local GGUF model,
-/// whose conversation holds the session's KV cache): the session hands a ``LanguageModelConversation`` the
-/// complete transcript, the generation options, the response schema (if any) and the tool definitions of one
-/// model call, and consumes a stream of ``LanguageModelEvent``s (deltas). Tool execution, snapshots, the
-/// transcript, rollback and the one-request-at-a-time rule stay in the session.
-///
-/// Every such model is also Apple's ``LanguageModel`` (its executor is ``ConversationModelExecutor``), so the
-/// public API takes it where it takes any model. A model written for Apple's contract (the server models among
-/// them) reaches the session through ``ExecutorModel``, which puts its executor behind this seam; what the session
-/// asks beyond Apple's protocol (availability, context size, token counting) is ``LanguageModelDetails``.
-package protocol ConversationModel: LanguageModelDetails where Executor == ConversationModelExecutor<Self> {
-    /// Per-session state (the local model's KV cache). Called once per session, when the session is created.
+/// The session's internal view of a model: every ``LanguageModel`` reaches it through ``ExecutorModel``, which
+/// runs the model's executor and coalesces its channel into ``LanguageModelEvent``s (deltas) for the session. The
+/// session hands a ``LanguageModelConversation`` the complete transcript, the generation options, the response
+/// schema (if any) and the tool definitions of one model call; tool execution, snapshots, the transcript, rollback
+/// and the one-request-at-a-time rule stay in the session. What the session asks beyond Apple's protocol
+/// (availability, context size, token counting) is ``LanguageModelDetails``.
+package protocol ConversationModel: LanguageModelDetails {
+    /// The connection a session's calls run on.
     func makeConversation() -> any LanguageModelConversation
+
+    /// The content checks the session applies to input and output (``SystemLanguageModel/guardrails``).
+    var guardrails: SystemLanguageModel.Guardrails { get }
 }
 
 extension ConversationModel {
-    /// Guided generation and tool calling: what every model in this package supports.
-    public var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling]) }
-    /// ``LanguageModelError/unsupportedGenerationGuide(_:)``: the package's models never downgrade to text.
-    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
-        .schemaWithoutGuidedGeneration(schemaName: schemaName)
-    }
+    /// None: only a ``SystemLanguageModel`` has guardrails.
+    var guardrails: SystemLanguageModel.Guardrails { .default }
 }
 
 /// One session's connection to a provider. A session never runs two requests on it at once.

@@ -49,3 +49,17 @@ final class ExecutorCache: Sendable {
     /// How many executors are kept (for tests).
     var count: Int { state.withLock { $0.executors.count } }
 }
+
+extension LanguageModel {
+    /// Runs `request` on this model's executor, the one ``ExecutorCache`` keeps for its configuration.
+    /// - Throws: what making the executor throws, then what its `respond` throws.
+    func respondOnItsExecutor(to request: LanguageModelExecutorGenerationRequest,
+                              streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {
+        try await ExecutorCache.shared.executor(for: self).respond(to: request, model: self, streamingInto: channel)
+    }
+
+    /// Prewarms this model's executor for `transcript`; nothing when the executor cannot be made.
+    func prewarmOnItsExecutor(transcript: Transcript) {
+        (try? ExecutorCache.shared.executor(for: self))?.prewarm(model: self, transcript: transcript)
+    }
+}

@@ -7,7 +7,19 @@ import Foundation
 /// ``LanguageModelDetails`` when it adopts it, and are the protocol's defaults otherwise (available, an unbounded
 /// context, estimated counts).
 struct ExecutorModel<Model: LanguageModel>: ConversationModel {
-    typealias Executor = ConversationModelExecutor<ExecutorModel<Model>>
+    /// Runs the wrapped model's executor (for code that drives executors itself; the session uses
+    /// ``makeConversation()``).
+    struct Executor: LanguageModelExecutor {
+        struct Configuration: Hashable, Sendable {}
+        init(configuration: Configuration) {}
+        func respond(to request: LanguageModelExecutorGenerationRequest, model: ExecutorModel,
+                     streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {
+            try await model.model.respondOnItsExecutor(to: request, streamingInto: channel)
+        }
+        func prewarm(model: ExecutorModel, transcript: Transcript) { model.model.prewarmOnItsExecutor(transcript: transcript) }
+    }
+
+    var executorConfiguration: Executor.Configuration { .init() }
 
     let model: Model
     /// `model` as ``LanguageModelDetails``, when it adopts it.
@@ -31,7 +43,7 @@ struct ExecutorModel<Model: LanguageModel>: ConversationModel {
 
     func makeConversation() -> any LanguageModelConversation {
         ExecutorConversation(model: model, constrainsStructuredOutput: details?.constrainsStructuredOutput ?? false,
-                             checksContextBudget: details == nil || model is any ChecksContextBudget)
+                             checksContextBudget: leavesBudgetCheck(to: model))
     }
 
     /// The model's own error when it adopts ``LanguageModelDetails``; otherwise what Apple's framework throws for
@@ -43,8 +55,11 @@ struct ExecutorModel<Model: LanguageModel>: ConversationModel {
     }
 }
 
-extension ExecutorModel: ExplainsUnavailability {
+extension ExecutorModel: ExplainsUnavailability, ExplainsMissingToolCalling {
     var unavailabilityDescription: String? { (model as? any ExplainsUnavailability)?.unavailabilityDescription }
+    var missingToolCallingDescription: String? { (model as? any ExplainsMissingToolCalling)?.missingToolCallingDescription }
+    /// A ``SystemLanguageModel``'s guardrails; none for other models.
+    var guardrails: SystemLanguageModel.Guardrails { (model as? SystemLanguageModel)?.guardrails ?? .default }
 }
 
 /// One session's calls to an Apple-shaped model. It keeps nothing between calls: per-session state is the

@@ -14,7 +14,7 @@ extension LanguageModelExecutorGenerationRequest {
 
 extension LanguageModelRequest {
     /// The session's form of an executor request, which the package's own generators read (the server models'
-    /// request bodies, ``ConversationModelExecutor``'s conversations).
+    /// request bodies, the local model's conversations).
     package init(_ request: LanguageModelExecutorGenerationRequest) {
         self.init(transcript: request.transcript, options: request.generationOptions, schema: request.schema,
                   includeSchemaInPrompt: request.contextOptions.includeSchemaInPrompt ?? true,

@@ -6,7 +6,7 @@ extension LanguageModelSession {
     public convenience init(profile: sending some DynamicProfile,
                             history: some Collection<Transcript.Entry> = [Transcript.Entry]()) {
         let erased = AnyDynamicProfile(erasing: profile)
-        self.init(model: SystemLanguageModel.default, tools: [], initialTranscript: Transcript(entries: history), profile: erased)
+        self.init(model: SystemLanguageModel.default.conversationModel, tools: [], initialTranscript: Transcript(entries: history), profile: erased)
         setInitialInstructions()
     }
 

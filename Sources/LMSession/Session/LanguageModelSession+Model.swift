@@ -28,7 +28,5 @@ extension LanguageModelSession {
     }
 
     /// The content checks of `model`: a ``SystemLanguageModel``'s guardrails; none for other models.
-    static func guardrails(of model: any ConversationModel) -> SystemLanguageModel.Guardrails {
-        (model as? SystemLanguageModel)?.guardrails ?? .default
-    }
+    static func guardrails(of model: any ConversationModel) -> SystemLanguageModel.Guardrails { model.guardrails }
 }

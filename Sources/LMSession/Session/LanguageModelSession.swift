@@ -65,13 +65,13 @@ public final class LanguageModelSession: Sendable {
     /// instructions and the definitions of the tools whose `includesSchemaInInstructions` is true; a session
     /// with neither starts with an empty transcript.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
-        self.init(anyModel: model, tools: tools, instructions: instructions)
+        self.init(anyModel: model.conversationModel, tools: tools, instructions: instructions)
     }
 
     /// Creates a session that continues `transcript` (its instructions entry, if any, stays the instructions).
     /// It renders the same prompt as the session the transcript came from.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(model: model, tools: tools, initialTranscript: transcript)
+        self.init(model: model.conversationModel, tools: tools, initialTranscript: transcript)
     }
 
     convenience init(anyModel model: any ConversationModel, tools: [any Tool], instructions: Instructions?) {

@@ -4,8 +4,7 @@ import Synchronization
 /// of the models a profile's ``LanguageModelSession/DynamicProfile/model(_:)-(any LanguageModel)`` switches to,
 /// made on first use and kept for the session's life.
 ///
-/// A model is recognised by its identity: a ``SystemLanguageModel`` by its provider (handles on one loaded model
-/// share a conversation), another class instance by itself. Any value (a model written for Apple's contract, the
+/// A model is recognised by its identity (a class instance by itself). Any value (a model written for Apple's contract, the
 /// package's models among them, whose state is their executor's or their model's, found by the transcript) gets a
 /// new conversation per model call.
 final class ModelConversations: Sendable {
@@ -38,7 +37,6 @@ final class ModelConversations: Sendable {
 
     /// What conversations of `model` are kept under; nil for a value.
     static func identity(of model: any ConversationModel) -> Key? {
-        if let system = model as? SystemLanguageModel { return identity(of: system.conversationProvider) }
         if type(of: model) is AnyClass { return ObjectIdentifier(model as AnyObject) }
         return nil
     }

@@ -24,14 +24,13 @@ extension FallbackLanguageModel {
         }
 
         public func prewarm(model: FallbackLanguageModel, transcript: Transcript) {
-            Self.prewarm(model.primary, transcript: transcript)
+            model.primary.prewarmOnItsExecutor(transcript: transcript)
         }
 
         /// Runs `request` on `model`'s executor, passing its events on to `channel`; `produced` turns true at the first.
         private static func respond<Inner: LanguageModel>(to request: LanguageModelExecutorGenerationRequest, on model: Inner,
                                                           into channel: LanguageModelExecutorGenerationChannel,
                                                           produced: inout Bool) async throws {
-            let executor = try ExecutorCache.shared.executor(for: model)
             let inner = LanguageModelExecutorGenerationChannel()
             async let forwarded: Bool = {
                 var any = false
@@ -42,7 +41,7 @@ extension FallbackLanguageModel {
                 return any
             }()
             do {
-                try await executor.respond(to: request, model: model, streamingInto: inner)
+                try await model.respondOnItsExecutor(to: request, streamingInto: inner)
             } catch {
                 inner.finish()
                 produced = await forwarded
@@ -50,10 +49,6 @@ extension FallbackLanguageModel {
             }
             inner.finish()
             produced = await forwarded
-        }
-
-        private static func prewarm<Inner: LanguageModel>(_ model: Inner, transcript: Transcript) {
-            (try? ExecutorCache.shared.executor(for: model))?.prewarm(model: model, transcript: transcript)
         }
     }
 }
