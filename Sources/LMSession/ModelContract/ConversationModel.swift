@@ -53,7 +53,8 @@ extension LanguageModelConversation {
     package var checksContextBudget: Bool { false }
 }
 
-/// What a conversation generates from: everything one model call needs.
+/// Everything one model call needs: what ``LanguageModelTokenCountInput/request(_:)`` measures, and what the package's
+/// generators read (converted from Apple's ``LanguageModelExecutorGenerationRequest``).
 public struct LanguageModelRequest: Sendable {
     /// The complete transcript: instructions first (if any), the history, then the current `.prompt` entry
     /// (followed by tool calls and outputs of this turn when tools ran).
@@ -85,7 +86,7 @@ public struct LanguageModelRequest: Sendable {
 }
 
 /// One thing a conversation reports while generating.
-public enum LanguageModelEvent: Sendable, Equatable {
+package enum LanguageModelEvent: Sendable, Equatable {
     /// More response text, appended to what came before (a delta).
     case text(String)
     /// The structured value so far, replacing the previous one (for providers that produce values directly).
@@ -113,7 +114,7 @@ public enum LanguageModelEvent: Sendable, Equatable {
 }
 
 /// The id and metadata an executor gave its response entry.
-public struct LanguageModelResponseDetails: Sendable, Equatable {
+package struct LanguageModelResponseDetails: Sendable, Equatable {
     /// The entry's id; nil keeps the one the session makes.
     public var entryID: String?
     public var metadata: [String: any Sendable & Codable & Equatable]
@@ -129,7 +130,7 @@ public struct LanguageModelResponseDetails: Sendable, Equatable {
 }
 
 /// Token counts of one model call.
-public struct LanguageModelUsage: Sendable, Equatable {
+package struct LanguageModelUsage: Sendable, Equatable {
     /// Tokens of input (instructions, tools, transcript, prompt, schema), cached ones included.
     public var inputTokens: Int
     /// Input tokens re-used from the KV cache instead of being processed again.
