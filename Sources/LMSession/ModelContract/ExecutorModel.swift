@@ -42,8 +42,7 @@ struct ExecutorModel<Model: LanguageModel>: ConversationModel {
     }
 
     func makeConversation() -> any LanguageModelConversation {
-        ExecutorConversation(model: model, constrainsStructuredOutput: details?.constrainsStructuredOutput ?? false,
-                             checksContextBudget: leavesBudgetCheck(to: model))
+        ExecutorConversation(model: model)
     }
 
     /// The model's own error when it adopts ``LanguageModelDetails``; otherwise what Apple's framework throws for
@@ -66,14 +65,13 @@ extension ExecutorModel: ExplainsUnavailability, ExplainsMissingToolCalling {
 /// executor's to keep (keyed by the transcript it is given).
 final class ExecutorConversation<Model: LanguageModel>: LanguageModelConversation {
     let model: Model
-    let constrainsStructuredOutput: Bool
-    let checksContextBudget: Bool
 
-    init(model: Model, constrainsStructuredOutput: Bool, checksContextBudget: Bool) {
+    init(model: Model) {
         self.model = model
-        self.constrainsStructuredOutput = constrainsStructuredOutput
-        self.checksContextBudget = checksContextBudget
     }
+
+    var constrainsStructuredOutput: Bool { (model as? any LanguageModelDetails)?.constrainsStructuredOutput ?? false }
+    var checksContextBudget: Bool { leavesBudgetCheck(to: model) }
 
     /// The executor's prewarm; the start of the next prompt, when given, is a trailing prompt entry.
     func prewarm(transcript: Transcript, promptPrefix: Prompt?) {
