@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func everyTextOverloadAndLabelCompilesAndRuns() async throws {
-        let (model, provider) = SystemLanguageModel.scripted(Array(repeating: .text(["ok"]), count: 12))
+        let model = ScriptedProvider(Array(repeating: .text(["ok"]), count: 12))
         let options = GenerationOptions(samplingMode: .greedy, temperature: 0.2, maximumResponseTokens: 8)
 
         // Initialisers.
@@ -55,7 +55,7 @@ import Testing
             let collected: LanguageModelSession.Response<String> = try await stream.collect()
             #expect(collected.content == "ok")
         }
-        #expect(provider.requests.count == 12)
+        #expect(model.requests.count == 12)
         #expect(session.transcript.count == 24)
 
         // State.
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func systemLanguageModelSurface() async throws {
-        let (model, _) = SystemLanguageModel.scripted([])
+        let model = RealModel.model
         let _: SystemLanguageModel = SystemLanguageModel(useCase: .contentTagging, guardrails: .permissiveContentTransformations)
         let _: SystemLanguageModel = SystemLanguageModel(useCase: .general)
         let _: SystemLanguageModel = SystemLanguageModel(guardrails: .default)
@@ -111,8 +111,11 @@ import Testing
             try await model.tokenCount(for: GenerationSchema(type: GeneratedContent.self, anyOf: ["a"])),
             try await model.tokenCount(for: [Transcript.Entry]()),
         ]
-        // Scripted counts: words + 2 markers per entry; tools count name and description words.
-        #expect(counts == [5, 5, 4, 2, 10, 0])
+        // A string is a prompt; each part costs its text and turn markers; nothing costs nothing.
+        #expect(counts[0] == counts[1] && counts[1] > 3, "\(counts)")
+        #expect(counts[2] > 2 && counts[3] > 0 && counts[4] > 0 && counts[5] == 0, "\(counts)")
+        let entry = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: "three words here"))]))
+        #expect(try await model.tokenCount(for: [entry]) == counts[1])
     }
 
     @Test func samplingModesAndTheirKinds() {
@@ -127,7 +130,7 @@ import Testing
     }
 
     @Test func isRespondingAndTranscriptAreObservable() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(["ok"])])
+        let model = ScriptedProvider([.text(["ok"])])
         let session = LanguageModelSession(model: model)
         let changes = Changes()
         withObservationTracking { _ = session.isResponding } onChange: { changes.record("isResponding") }

@@ -232,7 +232,7 @@ struct AttachmentTests {
         let channel = LanguageModelExecutorGenerationChannel()
         let request = LanguageModelExecutorGenerationRequest(transcript: transcript, generationOptions: RealModel.greedy(2))
         await #expect {
-            try await LocalModelExecutor(configuration: .init()).respond(to: request, model: RealModel.provider, streamingInto: channel)
+            try await LocalModelExecutor(configuration: .init()).respond(to: request, model: RealModel.model, streamingInto: channel)
         } throws: { Self.isUnsupportedVision($0, entries: 0) }
         var events = 0
         channel.finish()
@@ -242,7 +242,7 @@ struct AttachmentTests {
 
     @Test func `a model without vision is never called: the scripted model sees no request`() async throws {
         let provider = ScriptedProvider([.text(["never"])])
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider))
+        let session = LanguageModelSession(model: provider)
         await #expect { _ = try await session.respond { "x"; Attachment(imageData: Self.png) } } throws: { Self.isUnsupportedVision($0, entries: 1) }
         #expect(provider.requests.isEmpty)
     }

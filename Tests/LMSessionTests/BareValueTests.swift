@@ -12,7 +12,7 @@ struct BareValueTests {
         (["12", "34"], 1234), (["-7"], -7), (["3", ".25"], 3.25), (["1e", "3"], 1000), (["0"], 0),
     ] as [([String], Double)])
     func numbers(deltas: [String], expected: Double) async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(deltas)])
+        let model = ScriptedProvider([.text(deltas)])
         let session = LanguageModelSession(model: model)
         let double = try await session.respond(to: "n", generating: Double.self).content
         #expect(double == expected)
@@ -22,14 +22,14 @@ struct BareValueTests {
         }
         #expect(try Double(segment.content) == expected)
         if expected == expected.rounded(), !deltas.joined().contains(where: { ".eE".contains($0) }) {
-            let (model, _) = SystemLanguageModel.scripted([.text(deltas)])
+            let model = ScriptedProvider([.text(deltas)])
             #expect(try await LanguageModelSession(model: model).respond(to: "n", generating: Int.self).content == Int(expected))
         }
     }
 
     @Test("streamResponse generating Int ends with the whole number")
     func streamed() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(["4", "2", "7"])])
+        let model = ScriptedProvider([.text(["4", "2", "7"])])
         let response = try await LanguageModelSession(model: model).streamResponse(to: "n", generating: Int.self).collect()
         #expect(response.content == 427)
     }
@@ -39,7 +39,7 @@ struct BareValueTests {
         let cases: [(schema: String, text: String, expected: Double)] = [(#"{"type":"integer"}"#, "-15", -15), (#"{"type":"number"}"#, "2.5", 2.5)]
         for (schemaText, text, expected) in cases {
             let schema = try GenerationSchema(jsonSchema: schemaText)
-            let (model, _) = SystemLanguageModel.scripted([.text([text])])
+            let model = ScriptedProvider([.text([text])])
             let content = try await LanguageModelSession(model: model).respond(to: "n", schema: schema).content
             #expect(try Double(content) == expected)
         }
@@ -47,16 +47,16 @@ struct BareValueTests {
 
     @Test("bare booleans and strings decode too")
     func otherScalars() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(["tr", "ue"])])
+        let model = ScriptedProvider([.text(["tr", "ue"])])
         #expect(try await LanguageModelSession(model: model).respond(to: "b", generating: Bool.self).content == true)
-        let (model2, _) = SystemLanguageModel.scripted([.text(["\"hi", "\""])])
+        let model2 = ScriptedProvider([.text(["\"hi", "\""])])
         #expect(try await LanguageModelSession(model: model2).respond(to: "s", generating: String.self).content == "hi")
     }
 
     @Test("a value the text leaves open is still cut off")
     func cutOff() async throws {
         for text in ["[1, 2", "\"abc", "{\"a\": 1", "-", "1."] {
-            let (model, _) = SystemLanguageModel.scripted([.text([text])])
+            let model = ScriptedProvider([.text([text])])
             let session = LanguageModelSession(model: model)
             await #expect(throws: GeneratedContent.ParsingError.self) {
                 try await session.respond(to: "n", schema: GeneratedContent.generationSchema)

@@ -36,7 +36,7 @@ import Testing
 
     @Test func theSessionDoesNotCountWhatTheConversationChecks() async throws {
         let provider = CountingProvider()
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider))
+        let session = LanguageModelSession(model: provider)
         #expect(try await session.respond(to: "hi").content == "ok")
         do {
             try await session.respond(to: "one two three four five six seven eight nine ten eleven")

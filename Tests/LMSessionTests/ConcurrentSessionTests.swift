@@ -54,15 +54,15 @@ import Testing
         },
     ]
 
-    /// A provider of this suite's own, so that other suites' sessions do not count in its batches.
-    static let provider = LocalTransformerProvider(path: RealModel.path)
+    /// A model of this suite's own, so that other suites' sessions do not count in its batches.
+    static let model = SystemLanguageModel(path: RealModel.path)
 
     @Test("eight concurrent sessions (plain, streamed, schema, tool call) each produce their solo output")
     func concurrentSessionsMatchSoloRuns() async throws {
-        let model = SystemLanguageModel(provider: Self.provider)
+        let model = Self.model
         var solo: [String] = []
         for job in Self.jobs { solo.append(try await job.run(model)) }
-        let before = try #require(Self.provider.batchStatistics)
+        let before = try #require(Self.model.local.batchStatistics)
 
         let concurrent = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for (i, job) in Self.jobs.enumerated() { group.addTask { (i, try await job.run(model)) } }
@@ -74,10 +74,10 @@ import Testing
             #expect(concurrent[i] == solo[i], "\(job): differs from its solo run")
             #expect(!solo[i].isEmpty)
         }
-        let after = try #require(Self.provider.batchStatistics)
+        let after = try #require(Self.model.local.batchStatistics)
         #expect(after.largestBatch >= 4, "the sessions decoded in batches")
         #expect(after.steps > before.steps)
-        #expect(try await SessionLimitTests.eventually { Self.provider.batchStatistics?.active == 0 }, "every session left the batch")
+        #expect(try await SessionLimitTests.eventually { Self.model.local.batchStatistics?.active == 0 }, "every session left the batch")
         print("batched steps: \(after.steps - before.steps), largest batch \(after.largestBatch)")
     }
 }

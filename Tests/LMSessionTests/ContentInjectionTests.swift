@@ -28,11 +28,11 @@ struct ContentInjectionTests {
     @Test(arguments: models)
     func noEntryProducesControlTokens(_ file: String) throws {
         let path = try TestModels.path(file.contains("gemma") ? TestModels.gemma3 : TestModels.smolLM2)
-        let provider = LocalTransformerProvider(path: path)
+        let model = SystemLanguageModel(path: path)
         let tools = [Transcript.ToolDefinition(tool: GetWeather())]
         func controls(_ text: String) throws -> Int {
-            let tokens = try provider.promptTokens(for: LanguageModelRequest(transcript: Self.transcript(text), toolDefinitions: tools))
-            return try tokens.filter { try provider.isControlToken($0) }.count
+            let tokens = try model.local.promptTokens(for: LanguageModelRequest(transcript: Self.transcript(text), toolDefinitions: tools))
+            return try tokens.filter { try model.local.isControlToken($0) }.count
         }
         let plain = try controls("plain")
         #expect(plain >= 10, "the template's own turn markers")

@@ -10,7 +10,7 @@ import Testing
 
     @Test func everyOverloadHandsItsContextOptionsAndMetadataToTheModel() async throws {
         let json = #"{"name":"Oslo"}"#
-        let (model, provider) = SystemLanguageModel.scripted([
+        let model = ScriptedProvider([
             .text(["a"]), .text(["b"]), .text(["c"]), .text([json]), .text([json]), .text([json]),
             .text(["d"]), .text(["e"]), .text(["f"]), .text([json]), .text([json]), .text([json]),
         ])
@@ -32,7 +32,7 @@ import Testing
         #expect(try await session.streamResponse(to: "p", generating: City.self, contextOptions: deep).collect().content.name == "Oslo")
         #expect(try await session.streamResponse(generating: City.self, contextOptions: quiet) { "p" }.collect().content.name == "Oslo")
 
-        let requests = provider.requests
+        let requests = model.requests
         #expect(requests.map(\.contextOptions.reasoningLevel) == [.deep, .deep, .deep, .custom("xhigh"), .custom("xhigh"), .deep,
                                                                  .deep, .deep, .deep, .custom("xhigh"), .deep, .custom("xhigh")])
         #expect(requests.map(\.includeSchemaInPrompt) == [false, false, false, false, false, true, false, false, false, false, true, false])

@@ -11,7 +11,7 @@ struct DuplicateToolNameTests {
     func duplicateToolNamesFailBeforeAnyWork(server: String) async throws {
         let proxy = try FaultProxy()
         defer { proxy.stop() }
-        let (local, provider) = SystemLanguageModel.scripted([.text(["never"])])
+        let local = ScriptedProvider([.text(["never"])])
         let model: any LanguageModel = server == "local" ? local : ServerTokenLimitTests.model(server, proxy)
         let session = LanguageModelSession(model: model, tools: [GetWeather(), FindContacts(), GetWeather()], instructions: "Help.")
         let before = session.transcript
@@ -21,17 +21,17 @@ struct DuplicateToolNameTests {
         #expect(LanguageModelSession.DuplicateToolNameError(name: "get_weather", count: 2).errorDescription
                     == "2 tools are named \"get_weather\"; each tool of a session needs its own name.")
         #expect(session.transcript == before)
-        #expect(proxy.requests.isEmpty && provider.requests.isEmpty)
+        #expect(proxy.requests.isEmpty && local.requests.isEmpty)
     }
 
     @Test func toolsFromDynamicInstructionsAreCheckedAtTheirModelCall() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["never"])])
+        let model = ScriptedProvider([.text(["never"])])
         let session = LanguageModelSession(model: model, dynamicInstructions: TwoWeatherTools())
         let before = session.transcript
         await #expect(throws: LanguageModelSession.DuplicateToolNameError(name: "get_weather", count: 2)) {
             try await session.respond(to: "Weather in Oslo?")
         }
-        #expect(provider.requests.isEmpty)
+        #expect(model.requests.isEmpty)
         #expect(session.transcript == before)
     }
 }

@@ -54,13 +54,13 @@ import Testing
     @Test func instructionsAndToolsAreEvaluatedBeforeEveryModelCallOfARequest() async throws {
         let expert = Switch()
         let call = Transcript.ToolCall(id: "p1", toolName: "promote", arguments: try GeneratedContent(json: "{}"))
-        let (model, provider) = SystemLanguageModel.scripted([.toolCalls([call]), .text(["Certainly."]), .text(["Again."])])
+        let model = ScriptedProvider([.toolCalls([call]), .text(["Certainly."]), .text(["Again."])])
         let session = LanguageModelSession(model: model, dynamicInstructions: Assistant(expert: expert, extra: "Be brief."))
         #expect(session.transcript.count == 1, "the instructions entry is there from the start")
 
         let response = try await session.respond(to: "Help me.")
         #expect(response.content == "Certainly.")
-        let requests = provider.requests
+        let requests = model.requests
         #expect(requests.count == 2)
         #expect(Self.instructionTexts(requests[0]) == ["You are a helpful assistant.", "Use a casual tone.", "Be brief."])
         #expect(requests[0].toolDefinitions.map(\.name) == ["promote"])
@@ -72,7 +72,7 @@ import Testing
 
         expert.set(false)
         try await session.respond(to: "And now?")
-        #expect(Self.instructionTexts(provider.requests[2]).contains("Use a casual tone."))
+        #expect(Self.instructionTexts(model.requests[2]).contains("Use a casual tone."))
     }
 
     @Test func historyComesAfterTheInstructionsAndEmptyInstructionsAddNoEntry() async throws {
@@ -83,12 +83,12 @@ import Testing
             .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Hi"))])),
             .response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: "Hello"))])),
         ]
-        let (model, provider) = SystemLanguageModel.scripted([.text(["ok"])])
+        let model = ScriptedProvider([.text(["ok"])])
         let session = LanguageModelSession(model: model, dynamicInstructions: Nothing(), history: history)
         #expect(session.transcript.map(\.kindLabel) == ["prompt", "response"])
         try await session.respond(to: "Bye")
-        #expect(provider.requests[0].transcript.map(\.kindLabel) == ["prompt", "response", "prompt"])
-        #expect(provider.requests[0].toolDefinitions.isEmpty)
+        #expect(model.requests[0].transcript.map(\.kindLabel) == ["prompt", "response", "prompt"])
+        #expect(model.requests[0].toolDefinitions.isEmpty)
     }
 }
 

@@ -92,7 +92,7 @@ struct ErrorMappingTests {
     }
 
     @Test func tokenCountOfAMissingModelThrowsAssetsUnavailable() async throws {
-        let missing = SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/model.gguf"))
+        let missing = SystemLanguageModel(path: "/nonexistent/model.gguf")
         let error = try await Self.caught { _ = try await missing.tokenCount(for: "Hello") }
         #expect(Self.label(error) == "SystemLanguageModel.Error.assetsUnavailable")
         #expect((error as? SystemLanguageModel.Error)?.debugDescription.contains("/nonexistent/model.gguf") == true)
@@ -125,7 +125,7 @@ struct ErrorMappingTests {
         Scenario(name: "the model file is missing", sdk27: "SystemLanguageModel.Error.assetsUnavailable",
                  sdk26: "LanguageModelSession.GenerationError.assetsUnavailable",
                  check: { ($0 as? SystemLanguageModel.Error)?.debugDescription.contains("/nonexistent/model.gguf") == true }) { convention in
-            let session = LanguageModelSession(model: SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/model.gguf")))
+            let session = LanguageModelSession(model: SystemLanguageModel(path: "/nonexistent/model.gguf"))
             session.errorConvention = convention
             return try await caught { try await session.respond(to: "Hello") }
         },
@@ -134,7 +134,7 @@ struct ErrorMappingTests {
                  check: { ($0 as? SystemLanguageModel.Error)?.debugDescription.contains("modelNotReady): cannot load /") == true }) { convention in
             let file = try malformedGGUF()
             defer { try? FileManager.default.removeItem(at: file) }
-            let session = LanguageModelSession(model: SystemLanguageModel(provider: LocalTransformerProvider(path: file.path)))
+            let session = LanguageModelSession(model: SystemLanguageModel(path: file.path))
             session.errorConvention = convention
             return try await caught { try await session.respond(to: "Hello") }
         },
@@ -145,7 +145,7 @@ struct ErrorMappingTests {
                      return overflow.contextSize == 64 && overflow.tokenCount > 100
                          && overflow.debugDescription == "Content contains \(overflow.tokenCount) tokens, which exceeds the maximum allowed context size of 64."
                  }) { convention in
-            let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 64))
+            let model = SystemLanguageModel(path: RealModel.path, contextSize: 64)
             let session = LanguageModelSession(model: model, instructions: "Summarize.")
             session.errorConvention = convention
             let long = Array(repeating: "The quick brown fox jumps over the lazy dog.", count: 10).joined(separator: " ")
@@ -157,7 +157,7 @@ struct ErrorMappingTests {
                      guard case LanguageModelError.contextSizeExceeded(let overflow) = error else { return false }
                      return overflow.contextSize == 40 && overflow.tokenCount == 41
                  }) { convention in
-            let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 40))
+            let model = SystemLanguageModel(path: RealModel.path, contextSize: 40)
             let session = LanguageModelSession(model: model)
             session.errorConvention = convention
             return try await caught {
@@ -229,7 +229,7 @@ struct ErrorMappingTests {
             let guardrails = SystemLanguageModel.Guardrails { text, side in
                 side == .output && !text.isEmpty ? .rejected(reason: "no answers about capitals") : .allowed
             }
-            let model = SystemLanguageModel(provider: RealModel.provider, guardrails: guardrails)
+            let model = SystemLanguageModel(local: RealModel.model.local, guardrails: guardrails)
             let session = LanguageModelSession(model: model)
             session.errorConvention = convention
             return try await caught { try await session.respond(to: "What is the capital of France?", options: RealModel.greedy(20)) }
@@ -277,11 +277,11 @@ struct ErrorMappingTests {
         },
         Scenario(name: "the transcript is set while the session responds", sdk27: "LanguageModelSession.Error.transcriptMutationWhileResponding",
                  sdk26: "LanguageModelSession.Error.transcriptMutationWhileResponding", check: { _ in true }) { convention in
-            let (model, provider) = SystemLanguageModel.scripted([.slow(count: 20, interval: .milliseconds(2))])
+            let model = ScriptedProvider([.slow(count: 20, interval: .milliseconds(2))])
             let session = LanguageModelSession(model: model)
             session.errorConvention = convention
             let request = Task { try await session.respond(to: "slow") }
-            while provider.slowEmitted.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(1)) }
+            while model.slowEmitted.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(1)) }
             session.transcript = Transcript()
             return try await caught { _ = try await request.value }
         },

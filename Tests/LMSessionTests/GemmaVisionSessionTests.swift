@@ -22,8 +22,7 @@ struct GemmaVisionSessionTests {
         return (try? TinyVisionModel.write(gemma: true)) ?? ""
     }()
 
-    static let provider = LocalTransformerProvider(path: textModelPath, mmprojPath: mmproj.path, contextSize: 512, threads: 2)
-    static let model = SystemLanguageModel(provider: provider)
+    static let model = SystemLanguageModel(path: textModelPath, mmprojPath: mmproj.path, contextSize: 512, threads: 2)
 
     /// The top-2 logit gap below which greedy answers may part from llama.cpp's: the Gemma 3 embeddings differ from
     /// llama.cpp's by up to 2e-3 (the LMVision suite), which this model's sharp attention carries to the logits.
@@ -40,7 +39,7 @@ struct GemmaVisionSessionTests {
 
     @Test(arguments: record?.cases ?? [])
     func `greedy tokens after images and a prompt are llama-mtmd-cli's`(_ testCase: VisionReference.Case) throws {
-        try VisionReference.checkGreedy(testCase, provider: Self.provider, textModelPath: Self.textModelPath, closeCall: Self.closeCall)
+        try VisionReference.checkGreedy(testCase, local: Self.model.local, textModelPath: Self.textModelPath, closeCall: Self.closeCall)
     }
 
     @Test func `llama.cpp's answer depends on the image, so matching it checks the image's rows`() throws {
@@ -54,7 +53,7 @@ struct GemmaVisionSessionTests {
         let prompt = Prompt { Attachment(imageURL: VisionReference.image("rgb8-33x21.png")); "Describe this image." }
         let request = LanguageModelRequest(transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: prompt.segments))]))
         // BOS, <|im_start|>, "user\n", the image, the text, <|im_end|>, "\n", <|im_start|>, "assistant\n": one token per byte.
-        let tokens = try Self.provider.promptTokens(for: request)
+        let tokens = try Self.model.local.promptTokens(for: request)
         #expect(tokens.count == 1 + 1 + 5 + Self.tokensPerImage + 20 + 1 + 1 + 1 + 10)
         let start = try #require(tokens.firstIndex { $0 < 0 })
         #expect(tokens[start..<start + 4].allSatisfy { $0 < 0 })

@@ -25,7 +25,7 @@ struct CrossedBoundsTool: Tool {
 @Suite("Generable types with bad guides through the session")
 struct GenerableSchemaSessionErrorTests {
     static func expectRejected<T: Generable>(_ type: T.Type, naming fragment: String) async {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["{}"])])
+        let model = ScriptedProvider([.text(["{}"])])
         let session = LanguageModelSession(model: model)
         await #expect {
             try await session.respond(to: "hi", generating: type)
@@ -35,7 +35,7 @@ struct GenerableSchemaSessionErrorTests {
         }
         var stream = session.streamResponse(to: "hi", generating: type).makeAsyncIterator()
         await #expect(throws: LanguageModelError.self) { _ = try await stream.next() }
-        #expect(provider.requests.isEmpty)
+        #expect(model.requests.isEmpty)
         #expect(session.transcript.isEmpty)
     }
 
@@ -65,7 +65,7 @@ struct GenerableSchemaSessionErrorTests {
 
     @Test("a tool whose Arguments have bad guides stops the request, naming the tool")
     func toolArguments() async {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["hello"])])
+        let model = ScriptedProvider([.text(["hello"])])
         let session = LanguageModelSession(model: model, tools: [CrossedBoundsTool()])
         let before = session.transcript
         await #expect {
@@ -74,7 +74,7 @@ struct GenerableSchemaSessionErrorTests {
             guard case .unsupportedGenerationGuide(let guide) = error as? LanguageModelError else { return false }
             return guide.schemaName == "crossed" && guide.debugDescription.contains("CrossedBounds.level")
         }
-        #expect(provider.requests.isEmpty)
+        #expect(model.requests.isEmpty)
         #expect(session.transcript == before)
     }
 }

@@ -37,7 +37,7 @@ import Testing
 
 
     @Test func codeWrittenFor26CatchesGenerationErrorWithThe26Convention() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 40))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 40)
         let session = LanguageModelSession(model: model)
         session.errorConvention = .sdk26
         do {
@@ -51,7 +51,7 @@ import Testing
 
     @Test func aRefusalUnderThe26ConventionCarriesARefusalToExplain() async throws {
         let failure = LanguageModelError.refusal(.init(debugDescription: "scripted refusal"))
-        let (model, _) = SystemLanguageModel.scripted([.fail(["I can"], failure)])
+        let model = ScriptedProvider([.fail(["I can"], failure)])
         let session = LanguageModelSession(model: model, instructions: "Be brief.")
         session.errorConvention = .sdk26
         do {
@@ -74,7 +74,7 @@ import Testing
         ]
         var caught: [any Error] = []
         for error in thrown {
-            let (model, _) = SystemLanguageModel.scripted([.fail([], error)], contextSize: 512)
+            let model = ScriptedProvider([.fail([], error)], contextSize: 512)
             let session = LanguageModelSession(model: model)
             session.errorConvention = convention
             do {

@@ -23,7 +23,7 @@ import Testing
             }
             #expect(at.line == 1)
         }
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: url.path, contextSize: 512, threads: 1))
+        let model = SystemLanguageModel(path: url.path, contextSize: 512, threads: 1)
         #expect(model.availability == .unavailable(.modelNotReady))
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// session's next turn continues its own cache whatever ran between, and idle caches are bounded.
 @Suite(.serialized) struct LocalConversationPoolTests {
     @Test func `a session's next turn continues its own KV cache while another session runs between`() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 512))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 512)
         let instructions = "Answer in one short sentence."
         let a = LanguageModelSession(model: model, instructions: instructions)
         let b = LanguageModelSession(model: model, instructions: instructions)
@@ -19,14 +19,13 @@ import Testing
     }
 
     @Test func `idle conversations are bounded and give their caches back when dropped`() async throws {
-        let provider = LocalTransformerProvider(path: RealModel.path, contextSize: 256)
-        let model = SystemLanguageModel(provider: provider)
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 256)
         for i in 0..<20 {
             _ = try await LanguageModelSession(model: model).respond(to: "Say \(i).", options: RealModel.greedy(1))
         }
-        #expect(provider.idleConversationCount == 16)
-        #expect(try await SessionLimitTests.eventually { provider.heldCaches == 16 }, "held \(provider.heldCaches)")
-        provider.dropIdleConversations()
-        #expect(try await SessionLimitTests.eventually { provider.heldCaches == 0 && provider.liveContexts == 0 })
+        #expect(model.local.idleConversationCount == 16)
+        #expect(try await SessionLimitTests.eventually { model.local.heldCaches == 16 }, "held \(model.local.heldCaches)")
+        model.local.dropIdleConversations()
+        #expect(try await SessionLimitTests.eventually { model.local.heldCaches == 0 && model.local.liveContexts == 0 })
     }
 }

@@ -69,9 +69,9 @@ import Testing
     @Test(arguments: [(ContextOptions.ReasoningLevel?.none, false), (.deep, false), (.light, false), (.custom("none"), true), (.custom("off"), true)])
     func theLevelReachesTheTemplatesThinkingSwitch(_ level: ContextOptions.ReasoningLevel?, _ emptyBlock: Bool) throws {
         typealias M = TinyThinkingModel
-        let provider = LocalTransformerProvider(path: try Self.url.get().path, contextSize: 512, threads: 1)
+        let model = SystemLanguageModel(path: try Self.url.get().path, contextSize: 512, threads: 1)
         let prompt = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Hi"))]))
-        let tokens = try provider.promptTokens(for: LanguageModelRequest(transcript: Transcript(entries: [prompt]),
+        let tokens = try model.local.promptTokens(for: LanguageModelRequest(transcript: Transcript(entries: [prompt]),
                                                                          contextOptions: ContextOptions(reasoningLevel: level)))
         func bytes(_ text: String) -> [Int] { text.utf8.map(Int.init) }
         let expected = [M.imStart] + bytes("user\nHi") + [M.imEnd] + bytes("\n") + [M.imStart] + bytes("assistant\n")
@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test func aModelThatDoesNotLoadDoesNot() {
-        let missing = SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/\(UUID().uuidString).gguf"))
+        let missing = SystemLanguageModel(path: "/nonexistent/\(UUID().uuidString).gguf")
         #expect(!missing.capabilities.contains(.reasoning))
         #expect(missing.capabilities.contains(.toolCalling))
     }

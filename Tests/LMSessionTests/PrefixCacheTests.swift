@@ -12,7 +12,7 @@ import Testing
         """
 
     @Test func aSecondSessionWithTheSameInstructionsReusesTheirKVCache() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 512))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 512)
         let instructionTokens = try await model.tokenCount(for: Instructions(Self.instructions))
         let first = try await LanguageModelSession(model: model, instructions: Self.instructions)
             .respond(to: "When do you open?", options: RealModel.greedy(16))
@@ -24,7 +24,7 @@ import Testing
         #expect(second.usage.input.cachedTokenCount < second.usage.input.totalTokenCount)
 
         // The same request on a model with nothing kept: the same tokens, the same answer.
-        let control = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 512))
+        let control = SystemLanguageModel(path: RealModel.path, contextSize: 512)
         let recomputed = try await LanguageModelSession(model: control, instructions: Self.instructions)
             .respond(to: "How long does a repair take?", options: RealModel.greedy(16))
         #expect(recomputed.usage.input.cachedTokenCount == 0)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func otherInstructionsShareNothing() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 512))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 512)
         _ = try await LanguageModelSession(model: model, instructions: Self.instructions)
             .respond(to: "When do you open?", options: RealModel.greedy(8))
         let other = try await LanguageModelSession(model: model, instructions: "Reply in French. " + Self.instructions)

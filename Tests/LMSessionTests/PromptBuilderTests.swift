@@ -5,7 +5,7 @@ import Testing
     @Test(arguments: [(true, 2, ["Summarize:", "short text", "in French", "bullet 0", "bullet 1"]),
                       (false, 0, ["Summarize:", "short text", "in English"])])
     func aPromptBuilderKeepsEveryComponentInOrder(french: Bool, bullets: Int, expected: [String]) async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["ok"])])
+        let model = ScriptedProvider([.text(["ok"])])
         let session = LanguageModelSession(model: model)
         try await session.respond {
             "Summarize:"
@@ -13,14 +13,14 @@ import Testing
             if french { "in French" } else { "in English" }
             for index in 0..<bullets { "bullet \(index)" }
         }
-        guard case .prompt(let prompt) = try #require(provider.requests.first).transcript.last else {
+        guard case .prompt(let prompt) = try #require(model.requests.first).transcript.last else {
             Issue.record("no prompt entry"); return
         }
         #expect(prompt.segments.map(\.description) == expected)
     }
 
     @Test func instructionsBuildersNestAndSkipFalseConditions() {
-        let (model, _) = SystemLanguageModel.scripted([])
+        let model = ScriptedProvider([])
         let strict = false
         let inner = Instructions {
             "You are a concise technical editor."

@@ -7,9 +7,8 @@ import TestSupport
 enum RealModel {
     static let path: String = (try? TestModels.path(TestModels.smolLM2)) ?? "Models/\(TestModels.smolLM2.file)"
 
-    /// One provider (one loaded model) shared by the tests that use the default 4096-token context.
-    static let provider = LocalTransformerProvider(path: path)
-    static let model = SystemLanguageModel(provider: provider)
+    /// One loaded model shared by the tests that use the default 4096-token context.
+    static let model = SystemLanguageModel(path: path)
 
     /// Greedy, at most `tokens` tokens.
     static func greedy(_ tokens: Int) -> GenerationOptions {

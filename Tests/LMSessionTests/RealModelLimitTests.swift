@@ -21,13 +21,13 @@ import Testing
         #expect(RealModel.model.isAvailable)
         #expect(RealModel.model.unavailabilityCause == nil)
 
-        let missing = SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/model.gguf"))
+        let missing = SystemLanguageModel(path: "/nonexistent/model.gguf")
         #expect(Self.describe(missing.availability) == "not ready")
         #expect(missing.unavailabilityCause == .fileNotFound(searched: ["/nonexistent/model.gguf"]))
         // One path given (fileURL:, or LMSESSION_MODEL): the message names it, with no search hint.
         #expect(missing.unavailabilityCause?.description == "no model file at /nonexistent/model.gguf")
 
-        let tiny = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, memoryLimit: 16 << 20))
+        let tiny = SystemLanguageModel(path: RealModel.path, memoryLimit: 16 << 20)
         #expect(Self.describe(tiny.availability) == "cannot run here")
         guard case .insufficientMemory(let required, let available)? = tiny.unavailabilityCause else {
             Issue.record("cause: \(String(describing: tiny.unavailabilityCause))")
@@ -45,27 +45,27 @@ import Testing
         let positions = (4096 + 7) / 8 * 8  // the key layout's blocks of 8 positions
         let cache = UInt64(2 * config.nLayer * positions * config.nKVHead * config.headDim * MemoryLayout<Float16>.size)
         #expect(cache == 94_371_840, "SmolLM2: 30 layers, 3 KV heads of 64, 4096 positions, keys and values")
-        let exact = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, memoryLimit: fileSize + cache))
+        let exact = SystemLanguageModel(path: RealModel.path, memoryLimit: fileSize + cache)
         #expect(exact.availability == .available)
-        let short = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, memoryLimit: fileSize + cache - 1))
+        let short = SystemLanguageModel(path: RealModel.path, memoryLimit: fileSize + cache - 1)
         #expect(short.availability == .unavailable(.deviceNotEligible))
         #expect(short.unavailabilityCause == .insufficientMemory(required: fileSize + cache, available: fileSize + cache - 1))
     }
 
     @Test func theDefaultModelIsFoundThroughTheEnvironmentVariableFirst() {
-        let environment = [LocalTransformerProvider.modelPathVariable: RealModel.path]
-        #expect(LocalTransformerProvider.defaultModelCandidates(environment: environment) == [RealModel.path])
-        guard case .success(let found) = LocalTransformerProvider.defaultModelPath(environment: environment) else {
+        let environment = [SystemLanguageModel.modelPathVariable: RealModel.path]
+        #expect(SystemLanguageModel.defaultModelCandidates(environment: environment) == [RealModel.path])
+        guard case .success(let found) = SystemLanguageModel.defaultModelPath(environment: environment) else {
             Issue.record("not found")
             return
         }
         #expect(found == RealModel.path)
-        let candidates = LocalTransformerProvider.defaultModelCandidates(environment: [:])
+        let candidates = SystemLanguageModel.defaultModelCandidates(environment: [:])
         #expect(candidates.first == FileManager.default.currentDirectoryPath + "/Models/SmolLM2-135M-Instruct.Q4_1.gguf")
     }
 
     @Test func aMissingModelFailsRequestsWithAssetsUnavailable() async throws {
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: LocalTransformerProvider(path: "/nonexistent/model.gguf")))
+        let session = LanguageModelSession(model: SystemLanguageModel(path: "/nonexistent/model.gguf"))
         do {
             try await session.respond(to: "Hello")
             Issue.record("no error")
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func anOverBudgetPromptThrowsAndANewSessionRecovers() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 64))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 64)
         #expect(model.contextSize == 64)
         let long = Array(repeating: "The quick brown fox jumps over the lazy dog.", count: 10).joined(separator: " ")
         let needed = try await model.tokenCount(for: long)
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func aResponseThatRunsOutOfWindowThrowsContextSizeExceeded() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 40))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 40)
         let session = LanguageModelSession(model: model)
         let prompt = "Write a long story about a dragon."
         let input = try await model.tokenCount(for: prompt)

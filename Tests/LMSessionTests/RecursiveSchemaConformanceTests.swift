@@ -13,7 +13,7 @@ import Testing
         (#"{"label": "a", "children": [{"label": "b"}]}"#, "$.children[0].children is missing"),
     ] as [(String, String?)])
     func aValueOfASelfReferringRootIsCheckedAtEveryLevel(text: String, problem: String?) async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text([text])])
+        let model = ScriptedProvider([.text([text])])
         let session = LanguageModelSession(model: model)
         let schema = try RecursiveSchemaRealModelTests.familyTree()
         do {
@@ -36,7 +36,7 @@ extension RecursiveSchemaConformanceTests {
 
     @Test(arguments: [1, 2, 8, 20])
     func aJSONSchemaThatRefersToItselfAcceptsAnyDepthTheTextHas(depth: Int) async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text([Self.chain(depth)])])
+        let model = ScriptedProvider([.text([Self.chain(depth)])])
         let session = LanguageModelSession(model: model)
         let schema = try GenerationSchema(jsonSchema: RecursiveSchemaRealModelTests.rootReference)
         let response = try await session.respond(to: "A family tree.", schema: schema)
@@ -45,7 +45,7 @@ extension RecursiveSchemaConformanceTests {
 
     @Test func aJSONSchemaThatRefersToItselfRejectsADeepChildOffTheSchema() async throws {
         let text = Self.chain(6).replacingOccurrences(of: #""children": []"#, with: #""children": [7]"#)
-        let (model, _) = SystemLanguageModel.scripted([.text([text])])
+        let model = ScriptedProvider([.text([text])])
         let session = LanguageModelSession(model: model)
         let schema = try GenerationSchema(jsonSchema: RecursiveSchemaRealModelTests.rootReference)
         await #expect(throws: GeneratedContent.ParsingError.self) { try await session.respond(to: "A family tree.", schema: schema) }

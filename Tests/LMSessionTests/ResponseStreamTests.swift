@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ResponseStreamTests {
     @Test func snapshotsAreCumulativeAndTheTranscriptIsUpdatedWhenTheLoopEnds() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(["Hel", "lo", ",", " world"])])
+        let model = ScriptedProvider([.text(["Hel", "lo", ",", " world"])])
         let session = LanguageModelSession(model: model)
         var seen: [String] = []
         for try await snapshot in session.streamResponse(to: "Greet") {
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func collectAfterIteratingReturnsTheSameResponseWithoutAskingAgain() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["a", "b"]), .text(["other"])])
+        let model = ScriptedProvider([.text(["a", "b"]), .text(["other"])])
         let session = LanguageModelSession(model: model)
         let stream = session.streamResponse(to: "x")
         var last = ""
@@ -26,12 +26,12 @@ import Testing
         let response = try await stream.collect()
         #expect(last == "ab")
         #expect(response.content == "ab")
-        #expect(provider.requests.count == 1)
+        #expect(model.requests.count == 1)
         #expect(session.transcript.count == 2)
     }
 
     @Test func collectWithoutIteratingRunsTheWholeRequest() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(["x", "y", "z"])])
+        let model = ScriptedProvider([.text(["x", "y", "z"])])
         let session = LanguageModelSession(model: model)
         let response = try await session.streamResponse(to: "go").collect()
         #expect(response.content == "xyz")
@@ -42,7 +42,7 @@ import Testing
     /// is never released) does: the iterator's end must still end the request.
     @Test("leaving a stream loop early rolls back and frees the session", arguments: [false, true])
     func leavingALoopEarlyRollsBack(keepStream: Bool) async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 1_000, interval: .milliseconds(1)), .text(["fine"])])
+        let model = ScriptedProvider([.slow(count: 1_000, interval: .milliseconds(1)), .text(["fine"])])
         let session = LanguageModelSession(model: model)
         var kept: LanguageModelSession.ResponseStream<String>?
         do {
@@ -57,7 +57,7 @@ import Testing
         #expect(!session.isResponding)
         #expect(session.transcript.isEmpty)
         #expect(try await session.respond(to: "again").content == "fine")
-        #expect(provider.slowEmitted.load(ordering: .relaxed) < 100)
+        #expect(model.slowEmitted.load(ordering: .relaxed) < 100)
         if let kept {
             await #expect(throws: CancellationError.self) { try await kept.collect() }
         }
@@ -67,7 +67,7 @@ import Testing
     /// the session nothing; here the iterator is kept alive in a variable after `break`, the same situation. The
     /// same task's next request then cancels and rolls back the left stream instead of throwing `concurrentRequests`.
     @Test func aLoopLeftWithItsIteratorAliveEndsWhenTheSameTaskAsksAgain() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 1_000, interval: .milliseconds(1)), .text(["fine"])])
+        let model = ScriptedProvider([.slow(count: 1_000, interval: .milliseconds(1)), .text(["fine"])])
         let session = LanguageModelSession(model: model)
         var iterator = session.streamResponse(to: "long").makeAsyncIterator()
         var seen: [String] = []
@@ -85,7 +85,7 @@ import Testing
         #expect(Array(session.transcript).first.map { entry in
             if case .prompt(let prompt) = entry { prompt.description } else { "" }
         } == "Prompt: again")
-        #expect(provider.slowEmitted.load(ordering: .relaxed) < 100)
+        #expect(model.slowEmitted.load(ordering: .relaxed) < 100)
         // The left stream, pulled again, says it was cancelled once, then ends.
         await #expect(throws: CancellationError.self) { _ = try await iterator.next() }
         #expect(try await iterator.next() == nil)
@@ -93,7 +93,7 @@ import Testing
 
     /// A stream paused between snapshots is still responding for every other task: its request is not taken over.
     @Test func anotherTasksRequestWhileAStreamIsPausedThrowsConcurrentRequests() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(["a", "b", "c"]), .text(["later"])])
+        let model = ScriptedProvider([.text(["a", "b", "c"]), .text(["later"])])
         let session = LanguageModelSession(model: model)
         var iterator = session.streamResponse(to: "x").makeAsyncIterator()
         #expect(try await iterator.next()?.content == "a")
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aStreamThatFailsThrowsFromTheLoopAndRollsBack() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.fail(["half"], GeneratedContent.ParsingError(rawContent: "half", debugDescription: "cut"))])
+        let model = ScriptedProvider([.fail(["half"], GeneratedContent.ParsingError(rawContent: "half", debugDescription: "cut"))])
         let session = LanguageModelSession(model: model)
         let stream = session.streamResponse(to: "x")
         var seen: [String] = []

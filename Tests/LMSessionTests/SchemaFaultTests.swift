@@ -69,14 +69,14 @@ struct SchemaFaultTests {
     ])
     func invalidOptions(option: String, options: GenerationOptions) async throws {
         #expect(throws: GenerationOptions.InvalidOptionError.self) { try options.validate() }
-        let (model, provider) = SystemLanguageModel.scripted([.text(["never"])])
+        let model = ScriptedProvider([.text(["never"])])
         let session = LanguageModelSession(model: model)
         await #expect {
             try await session.respond(to: "hi", options: options)
         } throws: { error in
             (error as? GenerationOptions.InvalidOptionError)?.option == option
         }
-        #expect(provider.requests.isEmpty)
+        #expect(model.requests.isEmpty)
         #expect(session.transcript.isEmpty)
     }
 

@@ -124,14 +124,6 @@ final class ScriptedProvider: LanguageModelDetails {
     }
 }
 
-extension SystemLanguageModel {
-    /// A model handle on a scripted provider.
-    static func scripted(_ steps: [ScriptedProvider.Step], contextSize: Int = 4096) -> (SystemLanguageModel, ScriptedProvider) {
-        let provider = ScriptedProvider(steps, contextSize: contextSize)
-        return (SystemLanguageModel(provider: provider), provider)
-    }
-}
-
 final class Flag: Sendable {
     let value = Atomic(false)
 }

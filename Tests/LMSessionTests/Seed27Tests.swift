@@ -166,26 +166,26 @@ struct Seed27Tests {
                        ["ListPhotosTool", "AddPhotoTool", "CropTool"]),
                       (false, ["Help people improve their presentation."], ["ListPhotosTool", "AddPhotoTool"])])
     func presentationInstructionsGiveEachCallItsInstructionsAndTools(editing: Bool, instructions: [String], tools: [String]) async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["Sure."])])
+        let model = ScriptedProvider([.text(["Sure."])])
         let session = LanguageModelSession(model: model, dynamicInstructions: Seed27.PresentationInstructions(isEditingImage: editing))
         _ = try await session.respond(to: "Make slide 2 better.")
-        let request = try #require(provider.requests.first)
+        let request = try #require(model.requests.first)
         #expect(instructionTexts(request) == instructions)
         #expect(Self.toolNames(request) == tools)
     }
 
     @Test func forEachAddsEveryElementsInstructionsAndToolsInOrder() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["Ok."])])
+        let model = ScriptedProvider([.text(["Ok."])])
         let slides = [Seed27.Slide(id: 1, title: "Intro"), Seed27.Slide(id: 2, title: "Numbers"), Seed27.Slide(id: 3, title: "End")]
         let session = LanguageModelSession(model: model, dynamicInstructions: Seed27.DeckInstructions(slides: slides))
         _ = try await session.respond(to: "Summarise the deck.")
-        let request = try #require(provider.requests.first)
+        let request = try #require(model.requests.first)
         #expect(instructionTexts(request) == ["The deck's slides:", "1. Intro", "2. Numbers", "3. End"])
         #expect(Self.toolNames(request) == ["CropTool"])
     }
 
     @Test func compactingProfileTrimsTheHistoryFromItsResponseCallback() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["Fine."])])
+        let model = ScriptedProvider([.text(["Fine."])])
         // 101 earlier entries: with this request's prompt the history holds 102 when the response arrives.
         let earlier: [Transcript.Entry] = (0..<101).map { i in
             i.isMultiple(of: 2) ? .prompt(Transcript.Prompt(segments: [.text(.init(content: "q\(i)"))]))
@@ -195,7 +195,7 @@ struct Seed27Tests {
         let response = try await session.respond(to: "And now?")
         // The model saw the whole history; the callback then kept the last 50 (49 earlier ones and the prompt),
         // and the response came after them.
-        #expect(provider.requests.first.map { Array($0.transcript.history).count } == 102)
+        #expect(model.requests.first.map { Array($0.transcript.history).count } == 102)
         let history = Array(session.transcript.history)
         #expect(history.count == 51)
         #expect(history.first.map(Self.text) == "q52")
@@ -205,11 +205,11 @@ struct Seed27Tests {
     }
 
     @Test func aCustomSessionPropertyIsReadByTheBodyAndWrittenByACallback() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["One."]), .text(["Two."])])
+        let model = ScriptedProvider([.text(["One."]), .text(["Two."])])
         let session = LanguageModelSession(profile: Seed27.CountingProfile().model(model))
         _ = try await session.respond(to: "Hi")
         _ = try await session.respond(to: "Again")
-        #expect(provider.requests.map(instructionTexts) == [["Call number 0."], ["Call number 1."]])
+        #expect(model.requests.map(instructionTexts) == [["Call number 0."], ["Call number 1."]])
         #expect(session.properties.turnCount == 2)
         // Outside any session, a wrapper has values of its own.
         let detached = Seed27.CountingInstructions()
@@ -223,7 +223,7 @@ struct Seed27Tests {
         let provider = ScriptedProvider([.toolCalls([Transcript.ToolCall(id: "c1", toolName: "MyTool", arguments: arguments)]),
                                          .text(["A one-pixel PNG."])],
                                         capabilities: LanguageModelCapabilities(capabilities: [.vision, .toolCalling, .guidedGeneration]))
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider), tools: [Seed27.MyTool()])
+        let session = LanguageModelSession(model: provider, tools: [Seed27.MyTool()])
         let response = try await session.respond {
             "What is in this image?"
             Attachment(imageData: AttachmentTests.png).label("pixel")
@@ -239,7 +239,7 @@ struct Seed27Tests {
     @Test func imageClassificationSendsTheImageAndDecodesTheCategory() async throws {
         let provider = ScriptedProvider([.text([#""dog""#])],
                                         capabilities: LanguageModelCapabilities(capabilities: [.vision, .guidedGeneration]))
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider))
+        let session = LanguageModelSession(model: provider)
         let url = try AttachmentTests.writePNG(named: "dog.png")
         let response = try await session.respond(generating: Seed27.Category.self, options: GenerationOptions(sampling: .greedy)) {
             "Classify the animal in this image."

@@ -49,7 +49,7 @@ struct SessionDecodeBenchmarks {
 
     @Test("session decode tok/s beside lmsession bench tg (same model, threads and process)")
     func sessionDecodeMatchesBench() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path))
+        let model = SystemLanguageModel(path: RealModel.path)
         let transformer = try TransformerModel(path: RealModel.path)
         let context = try InferenceContext(model: transformer, contextSize: 1024)
         _ = try await Self.sessionRate(model)  // load and warm up

@@ -6,7 +6,7 @@ import Testing
     @Test(arguments: [[String](), ["partial", " answer"]])
     func aFailedRequestLeavesTheTranscriptAsBeforeAndTheSessionUsable(deltasBeforeFailure: [String]) async throws {
         let failure = LanguageModelError.rateLimited(.init(debugDescription: "scripted"))
-        let (model, _) = SystemLanguageModel.scripted([.text(["one"]), .fail(deltasBeforeFailure, failure), .text(["three"])])
+        let model = ScriptedProvider([.text(["one"]), .fail(deltasBeforeFailure, failure), .text(["three"])])
         let session = LanguageModelSession(model: model, instructions: "Be brief.")
         try await session.respond(to: "first")
         let before = session.transcript
@@ -21,10 +21,10 @@ import Testing
     }
 
     @Test func cancellingARequestRollsBackAndStopsGenerationWithinOneToken() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 10_000, interval: .milliseconds(2))])
+        let model = ScriptedProvider([.slow(count: 10_000, interval: .milliseconds(2))])
         let session = LanguageModelSession(model: model)
         let task = Task { try await session.respond(to: "go on forever") }
-        while provider.slowEmitted.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        while model.slowEmitted.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(1)) }
         task.cancel()
 
         let result = await task.result
@@ -32,15 +32,15 @@ import Testing
         #expect(session.transcript.isEmpty)
         #expect(!session.isResponding)
         try await Task.sleep(for: .milliseconds(30))
-        #expect(provider.emittedAfterStop.load(ordering: .relaxed) <= 1)
-        #expect(provider.slowEmitted.load(ordering: .relaxed) < 100)
+        #expect(model.emittedAfterStop.load(ordering: .relaxed) <= 1)
+        #expect(model.slowEmitted.load(ordering: .relaxed) < 100)
     }
 
     @Test func aSecondRequestWhileRespondingThrowsConcurrentRequests() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 20, interval: .milliseconds(2)), .text(["later"])])
+        let model = ScriptedProvider([.slow(count: 20, interval: .milliseconds(2)), .text(["later"])])
         let session = LanguageModelSession(model: model)
         let first = Task { try await session.respond(to: "slow") }
-        while provider.slowEmitted.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        while model.slowEmitted.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(session.isResponding)
 
         do {
@@ -59,7 +59,7 @@ import Testing
     /// (prompt words, context size, fits): a prompt of n words needs n + 3 scripted tokens.
     @Test(arguments: [(5, 8, true), (5, 7, false), (100, 50, false)])
     func aRequestOverTheBudgetThrowsWithBothNumbers(words: Int, contextSize: Int, fits: Bool) async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["ok"])], contextSize: contextSize)
+        let model = ScriptedProvider([.text(["ok"])], contextSize: contextSize)
         let session = LanguageModelSession(model: model)
         let prompt = Array(repeating: "word", count: words).joined(separator: " ")
         if fits {
@@ -75,12 +75,12 @@ import Testing
             #expect(overflow.contextSize == contextSize)
         }
         #expect(session.transcript.isEmpty)
-        #expect(provider.requests.isEmpty, "the provider must not be called over budget")
+        #expect(model.requests.isEmpty, "the model must not be called over budget")
     }
 
     @Test func anUnavailableModelThrowsAssetsUnavailable() async throws {
         let provider = ScriptedProvider([.text(["never"])], availability: .unavailable(.modelNotReady))
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider))
+        let session = LanguageModelSession(model: provider)
         do {
             try await session.respond(to: "hello")
             Issue.record("no error")
@@ -91,21 +91,24 @@ import Testing
         #expect(!session.isResponding)
     }
 
+    /// Guardrails belong to the local model (Apple's `SystemLanguageModel`): a model of its own, so its decode steps
+    /// count only this request's.
     @Test(arguments: [SystemLanguageModel.Guardrails.Direction.input, .output])
     func aGuardrailRejectionThrowsAndRollsBack(direction: SystemLanguageModel.Guardrails.Direction) async throws {
         let guardrails = SystemLanguageModel.Guardrails { text, side in
-            side == direction && text.contains("forbidden") ? .rejected(reason: "\(side) mentions it") : .allowed
+            side == direction && (side == .output ? !text.isEmpty : text.contains("forbidden")) ? .rejected(reason: "\(side) mentions it") : .allowed
         }
-        let provider = ScriptedProvider([.text(["a forbidden", " answer"])])
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider, guardrails: guardrails))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 256, guardrails: guardrails)
+        let session = LanguageModelSession(model: model)
         do {
-            try await session.respond(to: direction == .input ? "say forbidden" : "say it")
+            try await session.respond(to: direction == .input ? "say forbidden" : "say it", options: RealModel.greedy(8))
             Issue.record("no error")
         } catch LanguageModelError.guardrailViolation(let violation) {
             #expect(violation.debugDescription == "\(direction) mentions it")
         }
         #expect(session.transcript.isEmpty)
-        #expect(provider.requests.count == (direction == .input ? 0 : 1))
+        let steps = try #require(model.local.batchStatistics).steps
+        #expect(direction == .input ? steps == 0 : steps > 0, "decode steps: \(steps)")
     }
 
     @Test func errorsDescribeThemselvesForUsers() {

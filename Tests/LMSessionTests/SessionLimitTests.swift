@@ -2,7 +2,7 @@ import Foundation
 import LMSession
 import Testing
 
-/// `maximumConcurrentSessions`: the KV caches a provider's sessions hold at once. Idle sessions give
+/// `maximumConcurrentSessions`: the KV caches a model's sessions hold at once. Idle sessions give
 /// theirs back (and prefill again later, with the same output); when every cache belongs to a
 /// generating session, a request throws `LocalModelError.tooManySessions` or waits, as the policy says.
 @Suite(.serialized) struct SessionLimitTests {
@@ -21,19 +21,18 @@ import Testing
 
     @Test("idle sessions give their cache back and produce the same output after prefilling again")
     func idleCachesAreTakenBack() async throws {
-        let provider = LocalTransformerProvider(path: RealModel.path, contextSize: 512, maximumConcurrentSessions: 2,
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 512, maximumConcurrentSessions: 2,
                                                 whenSessionLimitReached: .fail)
-        let model = SystemLanguageModel(provider: provider)
         let sessions = (0..<3).map { _ in LanguageModelSession(model: model) }
         var first: [String] = []
         for (i, session) in sessions.enumerated() {
             first.append(try await session.respond(to: Self.prompt(i), options: RealModel.greedy(12)).content)
-            #expect(provider.heldCaches == min(i + 1, 2))
+            #expect(model.local.heldCaches == min(i + 1, 2))
         }
         // Session 0's cache went to session 2: its next request prefills the whole transcript again.
         let again = try await sessions[0].respond(to: "And another one?", options: RealModel.greedy(12))
         #expect(again.usage.input.cachedTokenCount == 0)
-        #expect(provider.heldCaches == 2)
+        #expect(model.local.heldCaches == 2)
         let fresh = LanguageModelSession(model: model)
         #expect(try await fresh.respond(to: Self.prompt(0), options: RealModel.greedy(12)).content == first[0])
         withExtendedLifetime(sessions) {}
@@ -50,9 +49,8 @@ import Testing
 
     @Test("with every cache generating, a request fails under .fail and waits under .wait", arguments: [SessionLimitPolicy.fail, .wait])
     func busyCachesFailOrWait(_ policy: SessionLimitPolicy) async throws {
-        let provider = LocalTransformerProvider(path: RealModel.path, contextSize: 2048, maximumConcurrentSessions: 2,
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 2048, maximumConcurrentSessions: 2,
                                                 whenSessionLimitReached: policy)
-        let model = SystemLanguageModel(provider: provider)
         let (started, continuation) = AsyncStream<Void>.makeStream()
         let streams = [Self.longStream(LanguageModelSession(model: model), started: continuation),
                        Self.longStream(LanguageModelSession(model: model), started: continuation)]
@@ -77,6 +75,6 @@ import Testing
         }
         for stream in streams { stream.cancel() }
         for stream in streams { await stream.value }
-        #expect(try await Self.eventually { provider.batchStatistics?.active == 0 })
+        #expect(try await Self.eventually { model.local.batchStatistics?.active == 0 })
     }
 }

@@ -22,9 +22,8 @@ import Testing
 
     enum Outcome: Hashable { case completed, cancelled, contextExceeded, toolFailed, toolRoundLimit, other(String) }
 
-    /// The provider of this test: a small context so some prompts overflow it.
-    static let provider = LocalTransformerProvider(path: RealModel.path, contextSize: 1024)
-    static let model = SystemLanguageModel(provider: provider)
+    /// The model of this test: a small context so some prompts overflow it.
+    static let model = SystemLanguageModel(path: RealModel.path, contextSize: 1024)
     static let longPrompt = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 120)
 
     static func run(_ kind: Kind, _ session: LanguageModelSession, _ n: Int) async -> Outcome {
@@ -132,18 +131,18 @@ import Testing
             #expect(responses == completed, "session \(i): \(transcript)")
             #expect(prompts == completed, "session \(i): \(transcript)")
         }
-        let statistics = try #require(Self.provider.batchStatistics)
+        let statistics = try #require(Self.model.local.batchStatistics)
         #expect(statistics.active == 0, "no session is left in the batch")
         #expect(statistics.largestBatch > 8)
         print("load: \(statistics.steps) steps, largest batch \(statistics.largestBatch)")
 
         // Between requests the model keeps at most 16 idle conversations' KV caches, whatever the number of sessions;
         // dropped, they give their caches back (a conversation goes when its last queued work ends).
-        #expect(Self.provider.heldCaches <= 16, "idle caches kept: \(Self.provider.heldCaches)")
-        Self.provider.dropIdleConversations()
-        #expect(try await SessionLimitTests.eventually { Self.provider.heldCaches == 0 }, "every idle cache was freed")
+        #expect(Self.model.local.heldCaches <= 16, "idle caches kept: \(Self.model.local.heldCaches)")
+        Self.model.local.dropIdleConversations()
+        #expect(try await SessionLimitTests.eventually { Self.model.local.heldCaches == 0 }, "every idle cache was freed")
         // Exactly: no context (KV cache) of the 64 sessions is left on the engine.
-        #expect(try await SessionLimitTests.eventually { Self.provider.liveContexts == 0 }, "contexts left: \(String(describing: Self.provider.liveContexts))")
+        #expect(try await SessionLimitTests.eventually { Self.model.local.liveContexts == 0 }, "contexts left: \(String(describing: Self.model.local.liveContexts))")
         // Roughly, the process as a whole: the other suites run beside this one and move its resident size by
         // 100 MB and more, so this bound is coarse; the count above is the exact check.
         if let baseline, let after = Self.residentBytes() {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SessionTranscriptTests {
     @Test func aCompletedRequestAppendsItsPromptAndResponseToTheTranscript() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["Paris", "."])])
+        let model = ScriptedProvider([.text(["Paris", "."])])
         let session = LanguageModelSession(model: model, instructions: "Answer in one word.")
         let response = try await session.respond(to: "Capital of France?")
 
@@ -22,32 +22,32 @@ import Testing
         #expect(answer.assetIDs == ["scripted"])
         #expect(response.transcriptEntries.map(\.id) == [prompt.id, answer.id])
         #expect(response.transcriptEntries.startIndex == 1)
-        // The provider saw the complete transcript with the new prompt last.
-        #expect(provider.requests.count == 1)
-        #expect(provider.requests[0].transcript.map(\.id) == [instructions.id, prompt.id])
+        // The model saw the complete transcript with the new prompt last.
+        #expect(model.requests.count == 1)
+        #expect(model.requests[0].transcript.map(\.id) == [instructions.id, prompt.id])
     }
 
     @Test func theSecondTurnSendsTheWholeHistory() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["Hi Ada."]), .text(["Your name is Ada."])])
+        let model = ScriptedProvider([.text(["Hi Ada."]), .text(["Your name is Ada."])])
         let session = LanguageModelSession(model: model)
         try await session.respond(to: "My name is Ada.")
         let second = try await session.respond(to: "What is my name?")
 
         #expect(second.content == "Your name is Ada.")
         #expect(session.transcript.count == 4)
-        let seen = provider.requests[1].transcript.map(\.description)
+        let seen = model.requests[1].transcript.map(\.description)
         #expect(seen == ["Prompt: My name is Ada.", "Response: Hi Ada.", "Prompt: What is my name?"])
     }
 
     @Test func aSessionWithoutInstructionsOrToolsStartsEmpty() {
-        let (model, _) = SystemLanguageModel.scripted([])
+        let model = ScriptedProvider([])
         #expect(LanguageModelSession(model: model).transcript.isEmpty)
         #expect(LanguageModelSession(model: model, instructions: nil as String?).transcript.isEmpty)
         #expect(LanguageModelSession(model: model, instructions: "x").transcript.count == 1)
     }
 
     @Test func aSessionFromATranscriptSendsTheSameHistory() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["A"]), .text(["B"]), .text(["B"])])
+        let model = ScriptedProvider([.text(["A"]), .text(["B"]), .text(["B"])])
         let original = LanguageModelSession(model: model, instructions: "Be brief.")
         try await original.respond(to: "First?")
         let data = try JSONEncoder().encode(original.transcript)
@@ -55,13 +55,13 @@ import Testing
 
         try await original.respond(to: "Second?")
         try await restored.respond(to: "Second?")
-        let sent = provider.requests.suffix(2).map { $0.transcript.map(\.description) }
+        let sent = model.requests.suffix(2).map { $0.transcript.map(\.description) }
         #expect(sent[0] == sent[1])
         #expect(sent[0].count == 4)
     }
 
     @Test func usageIsReportedPerResponseAndAccumulatedPerSession() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.text(["one", " two"]), .text(["three"])])
+        let model = ScriptedProvider([.text(["one", " two"]), .text(["three"])])
         let session = LanguageModelSession(model: model)
         let first = try await session.respond(to: "a b c")
         // "a b c" = 3 words + 2 markers + 1 opening.

@@ -52,7 +52,7 @@ import Testing
     @Test func oneResponseKeepsOneGenerationIDAcrossItsSnapshots() async throws {
         let json = #"{"title": "Bread", "ingredients": ["flour", "water"], "minutes": 45}"#
         let pieces = stride(from: 0, to: json.count, by: 4).map { String(Array(json)[$0..<min($0 + 4, json.count)]) }
-        let (model, _) = SystemLanguageModel.scripted([.text(pieces), .text(pieces)])
+        let model = ScriptedProvider([.text(pieces), .text(pieces)])
         let session = LanguageModelSession(model: model)
         let stream = session.streamResponse(to: "A recipe", generating: Recipe.self)
         var ids: Set<GenerationID> = []

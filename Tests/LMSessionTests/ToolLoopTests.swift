@@ -77,7 +77,7 @@ struct ParkedTool: Tool {
 
     @Test func toolCallsRunAndTheirOutputsGoBackToTheModelWithTheCallIDs() async throws {
         let calls = [try Self.call("c1", "FindContacts", #"{"count":3}"#), try Self.call("c2", "FindContacts", #"{"count":1}"#)]
-        let (model, provider) = SystemLanguageModel.scripted([.toolCalls(calls), .text(["Dear Ada, Bob and Cy"])])
+        let model = ScriptedProvider([.toolCalls(calls), .text(["Dear Ada, Bob and Cy"])])
         let contacts = FindContacts()
         let session = LanguageModelSession(model: model, tools: [contacts], instructions: "Use tools.")
         let response = try await session.respond(to: "Invite three contacts.")
@@ -94,20 +94,20 @@ struct ParkedTool: Tool {
         #expect(entries == ["instructions", "prompt", #"toolCalls c1 FindContacts({"count":3}); c2 FindContacts({"count":1})"#,
                             "toolOutput c1 FindContacts: Ada,Bob,Cy", "toolOutput c2 FindContacts: Ada", "response"])
         #expect(Set(contacts.counts.values) == [3, 1])
-        #expect(provider.requests.count == 2)
-        #expect(provider.requests[1].transcript.count == 5, "the second step sees the calls and outputs")
-        #expect(provider.requests[0].toolDefinitions.map(\.name) == ["FindContacts"])
+        #expect(model.requests.count == 2)
+        #expect(model.requests[1].transcript.count == 5, "the second step sees the calls and outputs")
+        #expect(model.requests[0].toolDefinitions.map(\.name) == ["FindContacts"])
     }
 
     @Test func theUsageOfAToolRequestSumsEveryModelCall() async throws {
         let calls = [try Self.call("c1", "FindContacts", #"{"count":3}"#), try Self.call("c2", "FindContacts", #"{"count":1}"#)]
-        let (model, provider) = SystemLanguageModel.scripted([.toolCalls(calls), .text(["Dear ", "Ada."])])
+        let model = ScriptedProvider([.toolCalls(calls), .text(["Dear ", "Ada."])])
         let session = LanguageModelSession(model: model, tools: [FindContacts()])
         let response = try await session.respond(to: "Invite three contacts.")
 
         var input = 0
-        for request in provider.requests { input += try await provider.tokenCount(for: .request(request)) }
-        #expect(provider.requests.count == 2)
+        for request in model.requests { input += try await model.tokenCount(for: .request(request)) }
+        #expect(model.requests.count == 2)
         #expect(response.usage.input.totalTokenCount == input)
         #expect(response.usage.output.totalTokenCount == 4, "2 calls, then 2 text deltas")
         #expect(session.usage.output.totalTokenCount == 4)
@@ -115,7 +115,7 @@ struct ParkedTool: Tool {
 
     @Test func callsOfOneRoundRunConcurrently() async throws {
         let calls = try (1...3).map { try Self.call("r\($0)", "rendezvous", "{}") }
-        let (model, _) = SystemLanguageModel.scripted([.toolCalls(calls), .text(["ok"])])
+        let model = ScriptedProvider([.toolCalls(calls), .text(["ok"])])
         let tool = RendezvousTool(expected: 3, patience: .seconds(10))
         let session = LanguageModelSession(model: model, tools: [tool])
         try await session.respond(to: "Meet.")
@@ -128,7 +128,7 @@ struct ParkedTool: Tool {
     }
 
     @Test func severalRoundsAppendCallsAndOutputsInOrderUntilTheResponse() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([
+        let model = ScriptedProvider([
             .toolCalls([try Self.call("a", "FindContacts", #"{"count":2}"#)]),
             .toolCalls([try Self.call("b", "FindContacts", #"{"count":1}"#)]),
             .text(["Done."]),
@@ -137,11 +137,11 @@ struct ParkedTool: Tool {
         try await session.respond(to: "Go.")
 
         #expect(session.transcript.map(\.kindLabel) == ["instructions", "prompt", "toolCalls", "toolOutput", "toolCalls", "toolOutput", "response"])
-        #expect(provider.requests.map(\.transcript.count) == [2, 4, 6])
+        #expect(model.requests.map(\.transcript.count) == [2, 4, 6])
     }
 
     @Test func aThrowingToolEndsTheRequestWithToolCallErrorAndRollsBack() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("w", "getWeather", #"{"city":"Moscow"}"#)]), .text(["Later."])])
+        let model = ScriptedProvider([.toolCalls([try Self.call("w", "getWeather", #"{"city":"Moscow"}"#)]), .text(["Later."])])
         let session = LanguageModelSession(model: model, tools: [BrokenTool()])
         #expect(session.transcript.isEmpty, "a tool that keeps its schema out of the instructions adds no instructions entry")
         do {
@@ -163,17 +163,17 @@ struct ParkedTool: Tool {
     }
 
     @Test func argumentsThatDoNotDecodeEndTheRequestWithToolCallError() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("x", "FindContacts", #"{"number":3}"#)])])
+        let model = ScriptedProvider([.toolCalls([try Self.call("x", "FindContacts", #"{"number":3}"#)])])
         let session = LanguageModelSession(model: model, tools: [FindContacts()])
         await #expect(throws: LanguageModelSession.ToolCallError.self) { try await session.respond(to: "Go.") }
         #expect(session.transcript.count == 1)
     }
 
     @Test func anUnknownToolNameIsReportedToTheModel() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.toolCalls([try Self.call("x", "teleport", "{}")]), .text(["Sorry."])])
+        let model = ScriptedProvider([.toolCalls([try Self.call("x", "teleport", "{}")]), .text(["Sorry."])])
         let session = LanguageModelSession(model: model, tools: [FindContacts()])
         try await session.respond(to: "Beam me up.")
-        guard case .toolOutput(let output) = provider.requests[1].transcript.last else { Issue.record("no output"); return }
+        guard case .toolOutput(let output) = model.requests[1].transcript.last else { Issue.record("no output"); return }
         #expect(output.segments.map(\.description) == [#"There is no tool named "teleport". Available tools: FindContacts."#])
         #expect(output.id == "x")
     }
@@ -181,7 +181,7 @@ struct ParkedTool: Tool {
     @Test(arguments: [0, 1, 3])
     func aModelThatKeepsCallingToolsStopsAtTheRoundLimit(limit: Int) async throws {
         let steps = try (0...limit).map { ScriptedProvider.Step.toolCalls([try Self.call("c\($0)", "FindContacts", #"{"count":1}"#)]) }
-        let (model, provider) = SystemLanguageModel.scripted(steps + [.text(["Never reached."])])
+        let model = ScriptedProvider(steps + [.text(["Never reached."])])
         let contacts = FindContacts()
         let session = LanguageModelSession(model: model, tools: [contacts])
         #expect(session.maximumToolCallRounds == LanguageModelSession.defaultMaximumToolCallRounds)
@@ -194,31 +194,31 @@ struct ParkedTool: Tool {
             #expect(error.toolCalls.map(\.id) == ["c\(limit)"])
         }
         #expect(contacts.counts.values.count == limit, "the refused round's calls do not run")
-        #expect(provider.requests.count == limit + 1)
+        #expect(model.requests.count == limit + 1)
         #expect(session.transcript.count == 1, "rolled back to the instructions")
         #expect(!session.isResponding)
     }
 
     @Test func theDefaultRoundLimitIsEight() async throws {
         let steps = try (0..<9).map { ScriptedProvider.Step.toolCalls([try Self.call("c\($0)", "FindContacts", #"{"count":1}"#)]) }
-        let (model, provider) = SystemLanguageModel.scripted(steps)
+        let model = ScriptedProvider(steps)
         let session = LanguageModelSession(model: model, tools: [FindContacts()])
         await #expect(throws: LanguageModelSession.ToolCallRoundLimitError.self) { try await session.respond(to: "Loop.") }
-        #expect(provider.requests.count == 9)
+        #expect(model.requests.count == 9)
     }
 
     @Test func requiredToolCallingAppliesToTheFirstRoundOnly() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.toolCalls([try Self.call("a", "FindContacts", #"{"count":2}"#)]), .text(["Hi Ada, Bob."])])
+        let model = ScriptedProvider([.toolCalls([try Self.call("a", "FindContacts", #"{"count":2}"#)]), .text(["Hi Ada, Bob."])])
         let session = LanguageModelSession(model: model, tools: [FindContacts()])
         try await session.respond(to: "Invite two.", options: GenerationOptions(toolCallingMode: .required))
 
-        #expect(provider.requests.map(\.options.toolCallingMode) == [.required, .allowed])
+        #expect(model.requests.map(\.options.toolCallingMode) == [.required, .allowed])
         guard case .prompt(let prompt) = session.transcript[1] else { Issue.record("no prompt"); return }
         #expect(prompt.options.toolCallingMode == .required, "the transcript keeps the mode asked for")
     }
 
     @Test func cancellingDuringAToolRoundCancelsTheToolsAndRollsBack() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("s1", "slow", "{}"), try Self.call("s2", "slow", "{}")]), .text(["After."])])
+        let model = ScriptedProvider([.toolCalls([try Self.call("s1", "slow", "{}"), try Self.call("s2", "slow", "{}")]), .text(["After."])])
         let slow = SlowTool()
         let session = LanguageModelSession(model: model, tools: [slow], instructions: "Be patient.")
         let task = Task { try await session.respond(to: "Wait.") }
@@ -238,7 +238,7 @@ struct ParkedTool: Tool {
     }
 
     @Test(.timeLimit(.minutes(1))) func aToolThatIgnoresCancellationDoesNotHoldTheCancelledRequestOrItsSession() async throws {
-        let (model, _) = SystemLanguageModel.scripted([.toolCalls([try Self.call("p", "parked", "{}")]), .text(["After."])])
+        let model = ScriptedProvider([.toolCalls([try Self.call("p", "parked", "{}")]), .text(["After."])])
         let parked = ParkedTool()
         let session = LanguageModelSession(model: model, tools: [parked], instructions: "Be patient.")
         let task = Task { try await session.respond(to: "Wait.") }
@@ -254,7 +254,7 @@ struct ParkedTool: Tool {
     }
 
     @Test func instructionsListOnlyToolsThatIncludeTheirSchema() {
-        let (model, _) = SystemLanguageModel.scripted([])
+        let model = ScriptedProvider([])
         let session = LanguageModelSession(model: model, tools: [FindContacts(), BrokenTool()], instructions: "Hi")
         guard case .instructions(let instructions) = session.transcript.first else { Issue.record("no instructions"); return }
         #expect(instructions.toolDefinitions.map(\.name) == ["FindContacts"])
@@ -262,9 +262,9 @@ struct ParkedTool: Tool {
     }
 
     @Test func everyToolIsOfferedToTheModelEvenWhenItsSchemaIsNotInTheInstructions() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["Fine."])])
+        let model = ScriptedProvider([.text(["Fine."])])
         let session = LanguageModelSession(model: model, tools: [FindContacts(), BrokenTool()])
         try await session.respond(to: "Hello.")
-        #expect(provider.requests.first?.toolDefinitions.map(\.name) == ["FindContacts", "getWeather"])
+        #expect(model.requests.first?.toolDefinitions.map(\.name) == ["FindContacts", "getWeather"])
     }
 }

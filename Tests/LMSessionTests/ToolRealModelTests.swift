@@ -114,7 +114,7 @@ import Testing
         #expect(withTools == instructions + definitions)
 
         // A window that holds the request without the tools but not with them.
-        let small = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: instructions + 40))
+        let small = SystemLanguageModel(path: RealModel.path, contextSize: instructions + 40)
         let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1)
         _ = try await LanguageModelSession(model: small, instructions: "Be brief.").respond(to: "Hi.", options: options)
         do {

@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aSessionRecordsTheRequestsContextOptionsAndMetadataInItsPromptEntry() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["391"])])
+        let model = ScriptedProvider([.text(["391"])])
         let session = LanguageModelSession(model: model)
         let options = GenerationOptions(samplingMode: .greedy, toolCallingMode: .disallowed)
         try await session.respond(to: "17 × 23?", options: options, contextOptions: ContextOptions(reasoningLevel: .light),
@@ -134,13 +134,13 @@ import Testing
         #expect(prompt.metadata["user"] as? String == "ada")
         #expect(prompt.metadata["attempt"] as? Int == 1)
         #expect(prompt.options.toolCallingMode == .disallowed)
-        #expect(provider.requests.first?.contextOptions.reasoningLevel == .light)
+        #expect(model.requests.first?.contextOptions.reasoningLevel == .light)
 
         let restored = try JSONDecoder().decode(Transcript.self, from: JSONEncoder().encode(session.transcript))
         #expect(restored == session.transcript)
         // A session continued from the JSON renders the same prompt for the next request.
-        let (next, nextProvider) = SystemLanguageModel.scripted([.text(["4"])])
+        let next = ScriptedProvider([.text(["4"])])
         try await LanguageModelSession(model: next, transcript: restored).respond(to: "2 + 2?")
-        #expect(nextProvider.requests.first.map { Array($0.transcript.prefix(2)) } == Array(session.transcript))
+        #expect(next.requests.first.map { Array($0.transcript.prefix(2)) } == Array(session.transcript))
     }
 }

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aSetTranscriptIsWhatTheNextRequestSees() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.text(["a"]), .text(["b"]), .text(["c"])])
+        let model = ScriptedProvider([.text(["a"]), .text(["b"]), .text(["c"])])
         let session = LanguageModelSession(model: model, instructions: "Be brief.")
         try await session.respond(to: "first")
         try await session.respond(to: "second")
@@ -44,15 +44,15 @@ import Testing
         session.transcript.history.removeFirst(2)
         #expect(session.transcript.map(\.description) == ["Instructions: Be brief.", "Prompt: second", "Response: b"])
         try await session.respond(to: "third")
-        #expect(provider.requests.last?.transcript.map(\.description) == ["Instructions: Be brief.", "Prompt: second", "Response: b", "Prompt: third"])
+        #expect(model.requests.last?.transcript.map(\.description) == ["Instructions: Be brief.", "Prompt: second", "Response: b", "Prompt: third"])
         #expect(session.transcript.map(\.description) == ["Instructions: Be brief.", "Prompt: second", "Response: b", "Prompt: third", "Response: c"])
     }
 
     @Test func settingTheTranscriptWhileRespondingFailsThatRequestAndKeepsTheSetValue() async throws {
-        let (model, provider) = SystemLanguageModel.scripted([.slow(count: 40, interval: .milliseconds(5)), .text(["after"])])
+        let model = ScriptedProvider([.slow(count: 40, interval: .milliseconds(5)), .text(["after"])])
         let session = LanguageModelSession(model: model)
         let running = Task { try await session.respond(to: "go") }
-        while provider.slowEmitted.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        while model.slowEmitted.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(1)) }
         let edited = Transcript(entries: [Self.prompt("earlier"), Self.response("answer")])
         session.transcript = edited
 
@@ -70,13 +70,13 @@ import Testing
         let failure = LanguageModelError.rateLimited(.init(debugDescription: "scripted"))
         let steps: [ScriptedProvider.Step] = [.toolCalls([call]), .fail(["par"], failure)]
 
-        let (model, _) = SystemLanguageModel.scripted(steps)
+        let model = ScriptedProvider(steps)
         let reverting = LanguageModelSession(model: model, tools: [FindContacts()])
         let before = reverting.transcript
         await #expect(throws: LanguageModelError.self) { try await reverting.respond(to: "Who?") }
         #expect(reverting.transcript == before, "the default policy reverts")
 
-        let (model2, _) = SystemLanguageModel.scripted(steps)
+        let model2 = ScriptedProvider(steps)
         let preserving = LanguageModelSession(model: model2, tools: [FindContacts()])
         preserving.transcriptErrorHandlingPolicy = .preserveTranscript
         await #expect(throws: LanguageModelError.self) { try await preserving.respond(to: "Who?") }
@@ -86,7 +86,7 @@ import Testing
 
     @Test func trimmingTheTranscriptAfterContextSizeExceededLetsTheSameSessionGoOn() async throws {
         // Scripted words as tokens: each exchange adds about 12 tokens to a 40-token window.
-        let (model, _) = SystemLanguageModel.scripted(Array(repeating: .text(["five words of answer here"]), count: 6), contextSize: 40)
+        let model = ScriptedProvider(Array(repeating: .text(["five words of answer here"]), count: 6), contextSize: 40)
         let session = LanguageModelSession(model: model, instructions: "Answer.")
         var exceeded = false
         for turn in 1...6 where !exceeded {
@@ -108,7 +108,7 @@ import Testing
 /// The same on the local model: after trimming, the KV cache is kept up to the first changed token.
 @Suite struct RealModelTranscriptMutationTests {
     @Test func trimmingOldTurnsKeepsTheInstructionsInTheKVCacheAndAnswers() async throws {
-        let model = SystemLanguageModel(provider: LocalTransformerProvider(path: RealModel.path, contextSize: 160))
+        let model = SystemLanguageModel(path: RealModel.path, contextSize: 160)
         let session = LanguageModelSession(model: model, instructions: "You are a helpful assistant. Answer in one short sentence.")
         let instructionTokens = try await model.tokenCount(for: Instructions("You are a helpful assistant. Answer in one short sentence."))
         var exceeded = false

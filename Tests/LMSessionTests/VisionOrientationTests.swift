@@ -14,8 +14,8 @@ struct VisionOrientationTests {
     static func answer(_ attachment: LMSession.Attachment<ImageAttachmentContent>) throws -> (tokens: [Int], gaps: [Float], promptCount: Int) {
         let prompt = Prompt { attachment; "What is this?" }
         let request = LanguageModelRequest(transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: prompt.segments))]))
-        let (tokens, gaps) = try VisionSessionTests.provider.greedyTokens(for: request, count: 6)
-        return (tokens, gaps, try VisionSessionTests.provider.promptTokens(for: request).count)
+        let (tokens, gaps) = try VisionSessionTests.model.local.greedyTokens(for: request, count: 6)
+        return (tokens, gaps, try VisionSessionTests.model.local.promptTokens(for: request).count)
     }
 
     @Test(arguments: [ImageOrientation.right, .down, .leftMirrored])

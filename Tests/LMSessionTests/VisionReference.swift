@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// llama.cpp's greedy answers for a tiny vision pair (`Reference/vision*.json`, written by
-/// `Reference/make_vision_reference.py`) and the check of a provider's greedy tokens against one of them.
+/// `Reference/make_vision_reference.py`) and the check of a local model's greedy tokens against one of them.
 struct VisionReference: Sendable {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static func image(_ name: String) -> URL { repo.appendingPathComponent("Tests/LMImageTests/Fixtures/\(name)") }
@@ -45,13 +45,13 @@ struct VisionReference: Sendable {
         }
     }
 
-    /// Checks `provider`'s greedy tokens for `testCase` against llama.cpp's answer: equal, or parting from it at a
+    /// Checks `local`'s greedy tokens for `testCase` against llama.cpp's answer: equal, or parting from it at a
     /// step whose top-2 logit gap is below `closeCall` after at least 4 equal tokens.
-    static func checkGreedy(_ testCase: Case, provider: LocalTransformerProvider, textModelPath: String, closeCall: Float) throws {
+    static func checkGreedy(_ testCase: Case, local: LocalModel, textModelPath: String, closeCall: Float) throws {
         let segments: [Transcript.Segment] = testCase.images.map { .attachment(.init(content: .image(.init(imageURL: image($0))))) }
             + [.text(.init(content: testCase.prompt))]
         let request = LanguageModelRequest(transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: segments))]))
-        let (tokens, gaps) = try provider.greedyTokens(for: request, count: testCase.steps)
+        let (tokens, gaps) = try local.greedyTokens(for: request, count: testCase.steps)
         let tokenizer = try TransformerModel(path: textModelPath).tokenizer
         let reference = testCase.answer_hex
         #expect(!reference.isEmpty)

@@ -25,8 +25,7 @@ struct VisionSessionTests {
         return (try? TinyVisionModel.write()) ?? ""
     }()
 
-    static let provider = LocalTransformerProvider(path: textModelPath, mmprojPath: mmproj.path, contextSize: 512, threads: 2)
-    static let model = SystemLanguageModel(provider: provider)
+    static let model = SystemLanguageModel(path: textModelPath, mmprojPath: mmproj.path, contextSize: 512, threads: 2)
 
     static func greedy(_ tokens: Int) -> GenerationOptions {
         GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens)
@@ -41,7 +40,7 @@ struct VisionSessionTests {
 
     @Test(arguments: record?.cases ?? [])
     func `greedy tokens after images and a prompt are llama-mtmd-cli's`(_ testCase: VisionReference.Case) throws {
-        try VisionReference.checkGreedy(testCase, provider: Self.provider, textModelPath: Self.textModelPath, closeCall: Self.closeCall)
+        try VisionReference.checkGreedy(testCase, local: Self.model.local, textModelPath: Self.textModelPath, closeCall: Self.closeCall)
     }
 
     /// The top-2 logit gap below which greedy answers may part from llama.cpp's. The Idefics3 embeddings differ
@@ -70,7 +69,7 @@ struct VisionSessionTests {
         let request = LanguageModelRequest(transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: prompt.segments))]))
         // BOS, <|im_start|>, "user\n", the image, the text, <|im_end|>, "\n", <|im_start|>, "assistant\n": one token per byte.
         let expected = 1 + 1 + 5 + Self.tokensPerImage + 20 + 1 + 1 + 1 + 10
-        let tokens = try Self.provider.promptTokens(for: request)
+        let tokens = try Self.model.local.promptTokens(for: request)
         #expect(tokens.count == expected)
         #expect(tokens.filter { $0 < 0 }.count == 20)
         // The model's own count of the prompt includes the image too (one user turn: the prompt and its turn markup).
@@ -81,12 +80,12 @@ struct VisionSessionTests {
 
     @Test func `the vision capability comes with the mmproj file only`() throws {
         #expect(Self.model.capabilities.contains(.vision))
-        let textOnly = SystemLanguageModel(provider: LocalTransformerProvider(path: Self.textModelPath, contextSize: 512, threads: 2))
+        let textOnly = SystemLanguageModel(path: Self.textModelPath, contextSize: 512, threads: 2)
         #expect(!textOnly.capabilities.contains(.vision))
     }
 
     @Test func `the text model alone throws unsupportedCapability for an image and evaluates nothing`() async throws {
-        let textOnly = SystemLanguageModel(provider: LocalTransformerProvider(path: Self.textModelPath, contextSize: 512, threads: 2))
+        let textOnly = SystemLanguageModel(path: Self.textModelPath, contextSize: 512, threads: 2)
         let session = LanguageModelSession(model: textOnly)
         await #expect {
             _ = try await session.respond(options: Self.greedy(2)) { "What is this?"; Attachment(imageURL: Self.image("rgb8-17x13.png")) }
@@ -120,8 +119,7 @@ struct VisionSessionTests {
         let images = (0..<4).map { _ in
             Data(PNGEncoder.encode(width: 1200, height: 900, channels: 3, pixels: (0..<1200 * 900 * 3).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
         }
-        let provider = LocalTransformerProvider(path: Self.textModelPath, mmprojPath: Self.mmproj.path, contextSize: 512, threads: 2)
-        let model = SystemLanguageModel(provider: provider)
+        let model = SystemLanguageModel(path: Self.textModelPath, mmprojPath: Self.mmproj.path, contextSize: 512, threads: 2)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for image in images {
                 group.addTask {
@@ -130,7 +128,7 @@ struct VisionSessionTests {
             }
             try await group.waitForAll()
         }
-        #expect(provider.peakConcurrentImageWork == 1)
+        #expect(model.local.peakConcurrentImageWork == 1)
     }
 
     @Test func `a missing mmproj file is named as the mmproj, not as the model`() throws {
@@ -175,8 +173,8 @@ struct VisionSessionTests {
 
     @Test func `a required tool call works with an image in the prompt, and the answer follows its output`() async throws {
         // A larger context: the tools' description in the instructions is one token per byte here.
-        let provider = LocalTransformerProvider(path: Self.textModelPath, mmprojPath: Self.mmproj.path, contextSize: 2048, threads: 2)
-        let session = LanguageModelSession(model: SystemLanguageModel(provider: provider), tools: [Seed27.ListPhotosTool()])
+        let model = SystemLanguageModel(path: Self.textModelPath, mmprojPath: Self.mmproj.path, contextSize: 2048, threads: 2)
+        let session = LanguageModelSession(model: model, tools: [Seed27.ListPhotosTool()])
         let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 120, toolCallingMode: .required)
         _ = try await session.respond(options: options) {
             "Which photo is this?"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a request does when every KV cache a provider allows is held by a generating session.
+/// What a request does when every KV cache a local model allows is held by a generating session.
 public enum SessionLimitPolicy: Sendable, Equatable {
     /// Wait until a session finishes its request (cancelling the request stops the wait).
     case wait
@@ -8,7 +8,7 @@ public enum SessionLimitPolicy: Sendable, Equatable {
     case fail
 }
 
-/// The KV caches the sessions of one provider hold at once, at most `limit` (nil: no limit).
+/// The KV caches the sessions of one local model hold at once, at most `limit` (nil: no limit).
 ///
 /// A session takes a cache for each request and keeps it afterwards (the next request re-uses the
 /// cached prefix), but an idle session's cache is given back, least recently used first, when a

@@ -4,8 +4,8 @@ import LMTokenizer
 import LMTransformer
 import Synchronization
 
-/// One conversation's state on a ``LocalTransformerProvider``: its KV cache, re-used across turns, as a
-/// sequence of the provider's ``BatchScheduler``: its prompt is prefilled in chunks between the decode
+/// One conversation's state on a local model (``LocalModel``): its KV cache, re-used across turns, as a
+/// sequence of the model's ``BatchScheduler``: its prompt is prefilled in chunks between the decode
 /// steps of the other sessions, and its tokens are decoded in the same batched steps as theirs.
 ///
 /// Work runs on a private serial queue (not the Swift concurrency pool, which long forward passes would
@@ -13,8 +13,8 @@ import Synchronization
 /// one session never overlap.
 final class LocalConversation: @unchecked Sendable {
     // @unchecked: `slot.sequence` is read and written on `queue` while this session holds its cache in the
-    // provider's budget, or set to nil by the budget (under its lock) while the session is idle.
-    let provider: LocalTransformerProvider
+    // model's budget, or set to nil by the budget (under its lock) while the session is idle.
+    let local: LocalModel
     private let queue = DispatchQueue(label: "LMSession.LocalConversation")
     private let slot = SequenceSlot()
 
@@ -28,16 +28,16 @@ final class LocalConversation: @unchecked Sendable {
     /// Tokens per prefill batch: large enough for batched matmuls, small enough to notice cancellation quickly.
     static let prefillChunk = 128
 
-    init(provider: LocalTransformerProvider) {
-        self.provider = provider
+    init(local: LocalModel) {
+        self.local = local
     }
 
-    deinit { provider.budget.remove(ObjectIdentifier(self)) }
+    deinit { local.budget.remove(ObjectIdentifier(self)) }
 
-    /// Takes this session's KV cache from the provider's budget for a request (or keeps the one it has).
+    /// Takes this session's KV cache from the model's budget for a request (or keeps the one it has).
     /// - Returns: false when stopped while waiting.
     private func acquireCache(wait: Bool, stop: StopFlag) throws(LocalModelError) -> Bool {
-        try provider.budget.acquire(self, wait: wait, evict: { [slot] in slot.sequence = nil }, isCancelled: { stop.isSet })
+        try local.budget.acquire(self, wait: wait, evict: { [slot] in slot.sequence = nil }, isCancelled: { stop.isSet })
     }
 
     func generate(_ request: LanguageModelRequest) -> AsyncThrowingStream<LanguageModelEvent, any Error> {
@@ -141,15 +141,15 @@ final class LocalConversation: @unchecked Sendable {
     /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) when the transcript holds attachments
     ///   and the model has no image encoder (a session turns them away earlier; this guards direct calls).
     private func run(_ request: LanguageModelRequest, stop: StopFlag, emit: (LanguageModelEvent) -> Void) throws {
-        try provider.refuseImagesWithoutEncoder(request.transcript)
-        let loaded = try provider.loadedForGeneration()
+        try local.refuseImagesWithoutEncoder(request.transcript)
+        let loaded = try local.loadedForGeneration()
         let prompt = try loaded.renderer.promptTokens(for: request, contextSize: loaded.contextSize)
         guard !prompt.isEmpty else {
             throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: Array(request.transcript),
                 debugDescription: "The model's chat template renders this transcript as no tokens."))
         }
         guard try acquireCache(wait: true, stop: stop) else { return }
-        defer { provider.budget.release(self) }
+        defer { local.budget.release(self) }
         let context = batchedSequence(loaded)
         defer { context.close() }
         guard let (logits, cached) = try load(prompt, into: context, prefixes: loaded.prefixCache, vision: loaded.renderer.vision,
@@ -163,10 +163,10 @@ final class LocalConversation: @unchecked Sendable {
     }
 
     private func prefill(transcript: Transcript, promptPrefix: Prompt?) throws {
-        let loaded = try provider.loadedForGeneration()
+        let loaded = try local.loadedForGeneration()
         // Prewarming never waits for a cache (it may take back an idle session's).
         guard (try? acquireCache(wait: false, stop: StopFlag())) == true else { return }
-        defer { provider.budget.release(self) }
+        defer { local.budget.release(self) }
         let context = batchedSequence(loaded)
         let tokens = loaded.renderer.prewarmTokens(transcript: transcript, promptPrefix: promptPrefix)
         guard !tokens.isEmpty, tokens.count <= loaded.contextSize else { return }

@@ -19,8 +19,8 @@ public enum LocalModelError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidContextSize(Int)
     /// The requested thread count is outside `InferenceContext.supportedThreadCounts` (1...64).
     case invalidThreadCount(Int)
-    /// Every KV cache the provider allows (`maximumConcurrentSessions`) belongs to a session that is
-    /// generating, and the provider's ``SessionLimitPolicy`` is `.fail`; thrown by a request.
+    /// Every KV cache the model allows (`maximumConcurrentSessions`) belongs to a session that is
+    /// generating, and the model's ``SessionLimitPolicy`` is `.fail`; thrown by a request.
     case tooManySessions(limit: Int)
 
     public var description: String {

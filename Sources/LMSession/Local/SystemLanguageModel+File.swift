@@ -24,8 +24,8 @@ extension SystemLanguageModel {
     ///   full (Gemma 3), or the text model's vocabulary lacks the projector's image tokens.
     public convenience init(fileURL: URL, mmprojURL: URL?, contextSize: Int = 4096, threads: Int? = nil,
                             useCase: UseCase = .general, guardrails: Guardrails = .default) throws(LocalModelError) {
-        let provider = LocalTransformerProvider(path: fileURL.path, mmprojPath: mmprojURL?.path, contextSize: contextSize, threads: threads)
-        _ = try provider.loaded()
-        self.init(provider: provider, useCase: useCase, guardrails: guardrails)
+        let local = LocalModel(path: fileURL.path, mmprojPath: mmprojURL?.path, contextSize: contextSize, threads: threads)
+        _ = try local.loaded()
+        self.init(local: local, useCase: useCase, guardrails: guardrails)
     }
 }

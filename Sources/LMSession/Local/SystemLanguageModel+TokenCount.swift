@@ -39,10 +39,10 @@ extension SystemLanguageModel {
         try await count(.entries(Array(transcriptEntries)))
     }
 
-    /// The provider's count, its failure in the types of ``LanguageModelSession/defaultErrorConvention``.
+    /// The local model's count, its failure in the types of ``LanguageModelSession/defaultErrorConvention``.
     private nonisolated(nonsending) func count(_ input: LanguageModelTokenCountInput) async throws -> Int {
         do {
-            return try await providerDetails.tokenCount(for: input)
+            return try await local.tokenCount(for: input)
         } catch {
             throw LanguageModelSession.defaultErrorConvention.converting(error, context: ErrorConversionContext(contextSize: contextSize))
         }

@@ -1,92 +1,114 @@
 import Foundation
 
-/// The language model a session talks to (Apple's `SystemLanguageModel`): on Linux, a handle to a local GGUF
-/// model run by our transformer runtime, or to any ``LanguageModel`` given as its provider.
+/// The on-device language model (Apple's `SystemLanguageModel`, iOS/macOS 26): here a GGUF model run in this process
+/// by LMSession's transformer runtime, with its executor, ``LocalModelExecutor``.
 ///
-/// ``default`` is the default GGUF (see ``LocalTransformerProvider/defaultModelPath()``), loaded lazily on
-/// first use and once per process: every session shares one loaded model, each with its own KV cache.
-/// Observable only in the sense of Apple's API shape: availability is recomputed on each read.
-public final class SystemLanguageModel: Sendable {
-    /// The provider that runs this model.
-    public let provider: any LanguageModel
-    /// What ``provider`` says beyond Apple's protocol (its own ``LanguageModelDetails``, or their defaults).
-    let providerDetails: any LanguageModelDetails
+/// ``default`` is the default GGUF (see ``defaultModelCandidates(environment:)``), loaded lazily on first use and
+/// once per process: every handle made with ``init(useCase:guardrails:)`` shares it. A handle made from a path or
+/// file URL loads that model; sessions on one handle share its loaded model, each conversation with its own KV
+/// cache. Other models (a server's, Claude, a provider written for Apple's contract) are ``LanguageModel``s of their
+/// own, given to ``LanguageModelSession/init(model:tools:instructions:)`` directly. Observable only in the sense of
+/// Apple's API shape: availability is recomputed on each read.
+public final class SystemLanguageModel: LanguageModelDetails {
+    public typealias Executor = LocalModelExecutor
+
+    /// The loaded (or to-be-loaded) GGUF model.
+    package let local: LocalModel
     /// What the model is used for (recorded; it changes nothing here, see ``UseCase``).
     public let useCase: UseCase
     /// The content checks applied to input and output (see ``Guardrails``).
     public let guardrails: Guardrails
 
     /// The default local model shared by the whole process.
-    public static let `default` = SystemLanguageModel(provider: LocalTransformerProvider.shared, useCase: .general, guardrails: .default)
+    public static let `default` = SystemLanguageModel(local: .shared, useCase: .general, guardrails: .default)
 
     /// A handle to the default local model for `useCase` with `guardrails`; shares the loaded model with ``default``.
     public convenience init(useCase: UseCase = .general, guardrails: Guardrails = Guardrails.default) {
-        self.init(provider: LocalTransformerProvider.shared, useCase: useCase, guardrails: guardrails)
+        self.init(local: .shared, useCase: useCase, guardrails: guardrails)
     }
 
-    /// A handle to any provider: a local model, a remote one, or a scripted one in tests. (Not in Apple's API.)
-    public init(provider: some LanguageModel, useCase: UseCase = .general, guardrails: Guardrails = .default) {
-        self.provider = provider
-        self.providerDetails = provider.conversationModel
+    /// A handle to the GGUF model at `path`; nothing is read until first use (``availability`` then says whether it
+    /// loads). (Not in Apple's API.)
+    /// - Parameters:
+    ///   - mmprojPath: an `mmproj` GGUF for the model (llama.cpp's image encoder and projector, Idefics3/SmolVLM or
+    ///     Gemma 3), which gives the model the `.vision` capability; nil for text only.
+    ///   - contextSize: tokens per session (default 4096), capped by the model's trained context length.
+    ///   - threads: threads per forward pass, 1...64 (default: the runtime's choice).
+    ///   - memoryLimit: bytes the model may use (default: physical memory); when weights plus a full KV cache
+    ///     need more, ``availability`` is `.unavailable(.deviceNotEligible)`.
+    ///   - maximumConcurrentSessions: KV caches the sessions hold at once (nil: no limit), each
+    ///     `ForwardEngine.cacheBytes` (about 94 MB for SmolLM2 at 4096 tokens, touched as it fills).
+    ///     An idle session's cache is taken back when another request needs one (it prefills again
+    ///     next time); when all belong to generating sessions, a request waits or throws
+    ///     ``LocalModelError/tooManySessions(limit:)``, as `whenSessionLimitReached` says. Between requests
+    ///     the model keeps the caches of at most this many idle conversations, and at least 16
+    ///     (``LocalConversationPool``): a session's next turn continues its own cache while it is kept.
+    public convenience init(path: String, mmprojPath: String? = nil, contextSize: Int = 4096, threads: Int? = nil,
+                            memoryLimit: UInt64? = nil, maximumConcurrentSessions: Int? = nil,
+                            whenSessionLimitReached: SessionLimitPolicy = .wait,
+                            useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        self.init(local: LocalModel(path: path, mmprojPath: mmprojPath, contextSize: contextSize, threads: threads,
+                                    memoryLimit: memoryLimit, maximumConcurrentSessions: maximumConcurrentSessions,
+                                    whenSessionLimitReached: whenSessionLimitReached),
+                  useCase: useCase, guardrails: guardrails)
+    }
+
+    /// A handle to `local`, which other handles may share.
+    package init(local: LocalModel, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        self.local = local
         self.useCase = useCase
         self.guardrails = guardrails
     }
 
-    /// Whether the model can be used, and if not why (see ``Availability``).
-    public final var availability: Availability { providerDetails.availability }
+    /// Whether the model can be used, and if not why (see ``Availability``): `.modelNotReady` when the file is
+    /// missing or does not load, `.deviceNotEligible` when weights plus a full KV cache do not fit in memory.
+    /// Loads the model on first read.
+    public var availability: Availability { local.availability }
 
     /// `availability == .available`.
-    public final var isAvailable: Bool { availability == .available }
+    public var isAvailable: Bool { availability == .available }
 
     /// Tokens one session may hold: instructions, tool definitions, transcript, prompts, schemas and responses.
     /// 4096 for the default model (never more than the model's trained context). Apple 26.4 API.
-    public final var contextSize: Int { providerDetails.contextSize }
+    public var contextSize: Int { local.contextSize }
 
     /// Languages the model answers in. SmolLM2 and our Gemma 3 270M are trained on English: `["en"]`.
-    public final var supportedLanguages: Set<Locale.Language> { providerDetails.supportedLanguages }
+    public var supportedLanguages: Set<Locale.Language> { [Locale.Language(identifier: "en")] }
 
     /// Whether the model supports `locale`'s language (the language code is compared, not the region).
-    public final func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
+    public func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
         guard let code = locale.language.languageCode else { return false }
         return supportedLanguages.contains { $0.languageCode == code }
     }
-}
 
-extension SystemLanguageModel: LanguageModelDetails {
-    /// The provider's capabilities (the local model: guided generation, tool calling, and reasoning when its vocabulary has `<think>`).
-    public var capabilities: LanguageModelCapabilities { provider.capabilities }
-    public var assetIDs: [String] { providerDetails.assetIDs }
+    /// Guided generation; tool calling unless the model's chat template writes tool calls in a syntax the session
+    /// cannot constrain (a session with tools is then refused with ``LanguageModelError/unsupportedCapability(_:)``,
+    /// rather than showing the model's call markup as the response); `.reasoning` when the model's vocabulary has
+    /// `<think>` and `</think>` tokens (Qwen3: see ``ContextOptions/reasoningLevel``); `.vision` when an `mmproj`
+    /// file is loaded with the model. Reading it loads the model, as ``availability`` does; a model that does not
+    /// load has the first two.
+    public var capabilities: LanguageModelCapabilities { local.capabilities }
+
+    /// The model's name (GGUF `general.name`), once loaded.
+    public var assetIDs: [String] { local.assetIDs }
+
+    /// - Throws: as a request would: ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) for entries with
+    ///   attachments on a model without an image encoder, ``Transcript/ImageAttachment/LoadError`` for an image that
+    ///   cannot be read, what loading the model throws, what rendering throws.
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
-        try await providerDetails.tokenCount(for: input)
+        try await local.tokenCount(for: input)
     }
-    public var constrainsStructuredOutput: Bool { providerDetails.constrainsStructuredOutput }
+
+    /// True: tokens that would break the response schema are masked, so a complete response follows it.
+    public var constrainsStructuredOutput: Bool { true }
+
+    /// ``LanguageModelError/unsupportedGenerationGuide(_:)``: the local model never downgrades to text.
     public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
-        providerDetails.unsupportedSchemaError(schemaName: schemaName)
+        .schemaWithoutGuidedGeneration(schemaName: schemaName)
     }
-    public var executorConfiguration: Executor.Configuration { .init() }
 
-    /// Runs a ``SystemLanguageModel``'s calls on its provider's executor (the one the process keeps for the
-    /// provider's configuration, as if the provider were asked directly). Keeps nothing itself. Not in Apple's API.
-    public struct Executor: LanguageModelExecutor {
-        public typealias Model = SystemLanguageModel
-
-        /// Nothing: the provider is the model's.
-        public struct Configuration: Hashable, Sendable {
-            public init() {}
-        }
-
-        public init(configuration: Configuration) {}
-
-        /// - Throws: what the provider's executor throws (and what making it throws).
-        public func respond(to request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel,
-                            streamingInto channel: LanguageModelExecutorGenerationChannel) async throws {
-            try await model.provider.respondOnItsExecutor(to: request, streamingInto: channel)
-        }
-
-        public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
-            model.provider.prewarmOnItsExecutor(transcript: transcript)
-        }
-    }
+    /// The local executor reads the model it is given; one serves every local model.
+    public var executorConfiguration: LocalModelExecutor.Configuration { .init() }
 }
 
 extension SystemLanguageModel {
@@ -108,11 +130,9 @@ extension SystemLanguageModel {
         }
     }
 
-    /// Why the model is unavailable, in detail (the searched paths, the load error...); `nil` when available
-    /// or when the provider does not say. Not in Apple's API.
-    public var unavailabilityCause: LocalModelError? {
-        (provider as? LocalTransformerProvider)?.unavailabilityCause
-    }
+    /// Why the model is unavailable, in detail (the searched paths, the load error...); `nil` when available.
+    /// Loads the model on first read. Not in Apple's API.
+    public var unavailabilityCause: LocalModelError? { local.unavailabilityCause }
 
     /// What the model is used for. Apple tunes its model per use case; ours has one behaviour for both.
     public struct UseCase: Sendable, Equatable {

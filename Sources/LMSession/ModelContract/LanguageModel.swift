@@ -12,9 +12,9 @@ import Foundation
 /// is called.
 ///
 /// Every model of this package is one: the server models (``OpenAICompatibleLanguageModel``,
-/// ``ClaudeLanguageModel``, ``FallbackLanguageModel``) and the local ``LocalTransformerProvider`` with executors
-/// of their own; ``SystemLanguageModel`` wraps one, its executor running the provider's (see docs/differences.md). What a session
-/// asks of a model beyond this protocol (availability, context size, token counts) is ``LanguageModelDetails``. 27.2's data attachments and entries (`supportsDataAttachmentType(_:)`,
+/// ``ClaudeLanguageModel``, ``FallbackLanguageModel``) and the local GGUF model, ``SystemLanguageModel``, each with an
+/// executor of its own. What a session asks of a model beyond this protocol (availability, context size, token
+/// counts) is ``LanguageModelDetails`` (see docs/differences.md). 27.2's data attachments and entries (`supportsDataAttachmentType(_:)`,
 /// `supportsDataEntryType(_:)`) are not here: they need `UTType`, which Linux's Foundation lacks.
 public protocol LanguageModel: Sendable {
     /// The type that generates for this model; its `Model` is this type.

@@ -20,11 +20,7 @@ func leavesBudgetCheck(to model: any LanguageModel) -> Bool {
     return !(model is any LanguageModelDetails)
 }
 
-extension LocalTransformerProvider: ChecksContextBudget {}
+extension SystemLanguageModel: ChecksContextBudget {}
 extension OpenAICompatibleLanguageModel: ChecksContextBudget {}
 extension ClaudeLanguageModel: ChecksContextBudget {}
 extension FallbackLanguageModel: ChecksContextBudget {}
-
-extension SystemLanguageModel: ChecksContextBudget {
-    package var checksContextBudget: Bool { leavesBudgetCheck(to: provider) }
-}

@@ -8,9 +8,7 @@ protocol ExplainsUnavailability {
 }
 
 extension SystemLanguageModel: ExplainsUnavailability {
-    var unavailabilityDescription: String? {
-        unavailabilityCause.map { "\($0)" } ?? (provider as? any ExplainsUnavailability)?.unavailabilityDescription
-    }
+    var unavailabilityDescription: String? { unavailabilityCause.map { "\($0)" } }
 }
 
 extension OpenAICompatibleLanguageModel: ExplainsUnavailability {
@@ -40,12 +38,8 @@ protocol ExplainsMissingToolCalling {
 }
 
 extension SystemLanguageModel: ExplainsMissingToolCalling {
-    var missingToolCallingDescription: String? { (provider as? any ExplainsMissingToolCalling)?.missingToolCallingDescription }
-}
-
-extension LocalTransformerProvider: ExplainsMissingToolCalling {
     var missingToolCallingDescription: String? {
-        (try? loaded())?.renderer.unsupportedToolCalls.map {
+        (try? local.loaded())?.renderer.unsupportedToolCalls.map {
             "its chat template writes tool calls in a syntax LMSession does not constrain, e.g. \($0.debugDescription)"
         }
     }

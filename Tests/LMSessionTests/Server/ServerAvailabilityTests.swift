@@ -32,10 +32,10 @@ struct ServerAvailabilityTests {
             #expect(session.transcript.isEmpty)
             // A caller that skips the availability check (a fallback model calls its primary directly) gets the
             // typed error at the first use, with the local model then answering.
-            let (local, provider) = SystemLanguageModel.scripted([.text(["local answer"])])
+            let local = ScriptedProvider([.text(["local answer"])])
             let fallback = LanguageModelSession(model: FallbackLanguageModel(model, fallback: local, when: { _ in false }))
             await #expect(throws: ServerModelError.invalidBaseURL(why), "\(name)") { try await fallback.respond(to: "Hi") }
-            #expect(provider.requests.isEmpty)
+            #expect(local.requests.isEmpty)
         }
         let openAI = OpenAICompatibleLanguageModel(baseURL: url, model: "m")
         #expect(await openAI.checkAvailability() == .unavailable(.modelNotReady))

@@ -31,7 +31,7 @@ package struct TranscriptRenderer: Sendable {
     let printsSystemMessages: Bool
 
     /// When the template renders tool calls in a syntax the session cannot constrain: the probe call as it renders it.
-    /// The model then does not support tool calling (``LocalTransformerProvider/capabilities``).
+    /// The model then does not support tool calling (``LocalModel/capabilities``).
     package let unsupportedToolCalls: String?
 
     /// The image encoder and image tokens of a vision model; nil for a text model. With it, an attachment is

@@ -3,57 +3,42 @@ import LMGeneration
 import LMTransformer
 import Synchronization
 
-/// Runs a GGUF model in this process with LMTransformer: the provider behind ``SystemLanguageModel/default``.
+/// A GGUF model run in this process by LMTransformer: what a local ``SystemLanguageModel`` holds.
 ///
-/// The model is loaded lazily, once: every session on this provider shares one `TransformerModel`
-/// (read-only weights) and one `ForwardEngine` (scratch, threads), and keeps its own `InferenceContext`
-/// (KV cache). Sessions generating at the same time decode in one batched step per token
-/// (`BatchScheduler`); each session's output is the same as when it runs alone. Prompts are rendered with the model's
-/// chat template (the GGUF's own Jinja template, else the architecture's native format) from the complete transcript; generation stops at an end-of-generation token, at
-/// `maximumResponseTokens`, or with ``LanguageModelError/contextSizeExceeded(_:)`` when the context window is full.
-public final class LocalTransformerProvider: LanguageModelDetails {
-    public typealias Executor = LocalModelExecutor
-
-    /// The provider of the default model (see ``defaultModelCandidates(environment:)``), resolved on first use.
-    public static let shared: LocalTransformerProvider = switch defaultModelPath() {
-    case .success(let path): LocalTransformerProvider(path: path)
-    case .failure(let error): LocalTransformerProvider(unresolved: error)
+/// The model is loaded lazily, once: every session on it shares one `TransformerModel` (read-only weights) and one
+/// `ForwardEngine` (scratch, threads), and each conversation keeps its own `InferenceContext` (KV cache). Sessions
+/// generating at the same time decode in one batched step per token (`BatchScheduler`); each session's output is the
+/// same as when it runs alone. Prompts are rendered with the model's chat template (the GGUF's own Jinja template,
+/// else the architecture's native format) from the complete transcript; generation stops at an end-of-generation
+/// token, at `maximumResponseTokens`, or with ``LanguageModelError/contextSizeExceeded(_:)`` when the context window
+/// is full.
+package final class LocalModel: Sendable {
+    /// The default model (see ``SystemLanguageModel/defaultModelCandidates(environment:)``), resolved on first use.
+    static let shared: LocalModel = switch SystemLanguageModel.defaultModelPath() {
+    case .success(let path): LocalModel(path: path)
+    case .failure(let error): LocalModel(unresolved: error)
     }
 
     /// The model file, or nil when no default model was found.
-    public let path: String?
+    let path: String?
     /// The `mmproj` GGUF (image encoder and projector) that makes the model read images; nil for text only.
-    public let mmprojPath: String?
+    let mmprojPath: String?
     /// The context size asked for; the effective one is capped by the model's trained context.
     let requestedContextSize: Int
     /// Threads per forward pass (nil: the runtime's default).
     let threads: Int?
     /// Memory the model may use, in bytes (nil: the machine's physical memory).
     let memoryLimit: UInt64?
-    /// The KV caches this provider's sessions hold at once (`maximumConcurrentSessions`).
+    /// The KV caches this model's sessions hold at once (`maximumConcurrentSessions`).
     let budget: KVCacheBudget
     /// The sessions' conversations between requests (``LocalModelExecutor`` takes one per request).
     let conversations: LocalConversationPool
     private let unresolved: LocalModelError?
     private let state = Mutex<Result<LoadedModel, LocalModelError>?>(nil)
 
-    /// A provider for the GGUF at `path`; nothing is read until first use.
-    /// - Parameters:
-    ///   - contextSize: tokens per session (default 4096), capped by the model's trained context length.
-    ///   - threads: threads per forward pass (default: the runtime's choice).
-    ///   - memoryLimit: bytes the model may use (default: physical memory); when weights plus a full KV cache
-    ///     need more, ``availability`` is `.unavailable(.deviceNotEligible)`.
-    ///   - maximumConcurrentSessions: KV caches the sessions hold at once (nil: no limit), each
-    ///     `ForwardEngine.cacheBytes` (about 94 MB for SmolLM2 at 4096 tokens, touched as it fills).
-    ///     An idle session's cache is taken back when another request needs one (it prefills again
-    ///     next time); when all belong to generating sessions, a request waits or throws
-    ///     ``LocalModelError/tooManySessions(limit:)``, as `whenSessionLimitReached` says. Between requests
-    ///     the model keeps the caches of at most this many idle conversations, and at least 16
-    ///     (``LocalConversationPool``): a session's next turn continues its own cache while it is kept.
-    ///   - mmprojPath: an `mmproj` GGUF for the model (llama.cpp's image encoder and projector, Idefics3/SmolVLM),
-    ///     which gives the model the `.vision` capability; nil for text only.
-    public init(path: String, mmprojPath: String? = nil, contextSize: Int = 4096, threads: Int? = nil, memoryLimit: UInt64? = nil,
-                maximumConcurrentSessions: Int? = nil, whenSessionLimitReached: SessionLimitPolicy = .wait) {
+    /// The GGUF at `path`; nothing is read until first use (parameters: ``SystemLanguageModel/init(path:mmprojPath:contextSize:threads:memoryLimit:maximumConcurrentSessions:whenSessionLimitReached:useCase:guardrails:)``).
+    init(path: String, mmprojPath: String? = nil, contextSize: Int = 4096, threads: Int? = nil, memoryLimit: UInt64? = nil,
+         maximumConcurrentSessions: Int? = nil, whenSessionLimitReached: SessionLimitPolicy = .wait) {
         self.budget = KVCacheBudget(limit: maximumConcurrentSessions.map { max(1, $0) }, policy: whenSessionLimitReached)
         self.conversations = LocalConversationPool(limit: max(Self.idleConversations, maximumConcurrentSessions ?? 0))
         self.path = path
@@ -75,7 +60,7 @@ public final class LocalTransformerProvider: LanguageModelDetails {
         self.unresolved = unresolved
     }
 
-    /// Loads the model now (once per provider) and returns it.
+    /// Loads the model now (once per model) and returns it.
     /// - Throws: ``LocalModelError`` when the file is missing or cannot be loaded.
     func loaded() throws(LocalModelError) -> LoadedModel {
         try state.withLock { state throws(LocalModelError) -> LoadedModel in
@@ -128,7 +113,7 @@ public final class LocalTransformerProvider: LanguageModelDetails {
     }
 
     /// Why the model cannot be used, or nil when it can.
-    public var unavailabilityCause: LocalModelError? {
+    var unavailabilityCause: LocalModelError? {
         do {
             let loaded = try loaded()
             let required = loaded.requiredMemory
@@ -141,7 +126,7 @@ public final class LocalTransformerProvider: LanguageModelDetails {
 
     /// `.modelNotReady` when the file is missing or does not load, `.deviceNotEligible` when weights plus a
     /// full KV cache do not fit in memory, `.available` otherwise. Loads the model on first call.
-    public var availability: SystemLanguageModel.Availability {
+    var availability: SystemLanguageModel.Availability {
         switch unavailabilityCause {
         case nil: .available
         case .insufficientMemory: .unavailable(.deviceNotEligible)
@@ -151,19 +136,19 @@ public final class LocalTransformerProvider: LanguageModelDetails {
 
     /// Tokens per session: the requested size (4096 by default) capped by the model's trained context.
     /// Loads the model on first call; the requested size when the model cannot be loaded.
-    public var contextSize: Int {
+    var contextSize: Int {
         (try? loaded().contextSize) ?? requestedContextSize
     }
 
     /// The model's name (GGUF `general.name`), once loaded.
-    public var assetIDs: [String] {
+    var assetIDs: [String] {
         (try? loaded()).map { [$0.model.name] } ?? []
     }
 
     /// - Throws: as a request would: ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) for entries with
     ///   attachments on a model without an image encoder, ``Transcript/ImageAttachment/LoadError`` for an image that
     ///   cannot be read, what loading the model throws, what rendering throws.
-    public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
+    func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         let entries: [Transcript.Entry] = switch input {
         case .request(let request): Array(request.transcript)
         case .entries(let entries): entries
@@ -183,7 +168,7 @@ public final class LocalTransformerProvider: LanguageModelDetails {
             debugDescription: "The local model reads text only (no mmproj file is loaded); the transcript holds attachments."))
     }
 
-    /// The batching of this provider's sessions once the model is loaded: decode steps run, the
+    /// The batching of this model's sessions once the model is loaded: decode steps run, the
     /// largest batch one of them advanced, and the sessions decoding now. For tests and diagnostics.
     package var batchStatistics: (steps: Int, largestBatch: Int, active: Int)? {
         guard let scheduler = try? loaded().scheduler else { return nil }
@@ -194,7 +179,7 @@ public final class LocalTransformerProvider: LanguageModelDetails {
     /// The most images decoded or encoded at once on this model so far (nil without an image encoder). For tests.
     package var peakConcurrentImageWork: Int? { (try? loaded())?.renderer.vision?.peakConcurrentImageWork }
 
-    /// KV caches this provider's sessions hold now (generating or idle).
+    /// KV caches this model's sessions hold now (generating or idle).
     package var heldCaches: Int { budget.held }
 
     /// Contexts (KV caches) alive on the loaded model's engine, whoever holds them; nil before loading.
@@ -208,17 +193,6 @@ public final class LocalTransformerProvider: LanguageModelDetails {
 
     /// Idle conversations kept now. For tests and diagnostics.
     package var idleConversationCount: Int { conversations.count }
-
-    /// The local executor reads the model it is given; one serves every local model.
-    public var executorConfiguration: LocalModelExecutor.Configuration { .init() }
-
-    /// True: tokens that would break the response schema are masked, so a complete response follows it.
-    public var constrainsStructuredOutput: Bool { true }
-
-    /// ``LanguageModelError/unsupportedGenerationGuide(_:)``: the local model never downgrades to text.
-    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
-        .schemaWithoutGuidedGeneration(schemaName: schemaName)
-    }
 
     /// The loaded model, or ``SystemLanguageModel/Error/assetsUnavailable(_:)`` saying why not.
     func loadedForGeneration() throws(SystemLanguageModel.Error) -> LoadedModel {

@@ -1,7 +1,7 @@
 import LMGeneration
 import LMTransformer
 
-extension LocalTransformerProvider {
+extension LocalModel {
     /// The tokens greedy decoding (the highest logit, lowest id on a tie) produces after the prompt of `request`,
     /// at most `count`, ending before an end-of-generation token: the prompt path of a session (rendering, image
     /// tokens, prefill) without its sampler, grammar or detokenizer, to compare with llama.cpp token by token.

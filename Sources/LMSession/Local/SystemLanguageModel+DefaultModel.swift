@@ -1,6 +1,6 @@
 import Foundation
 
-extension LocalTransformerProvider {
+extension SystemLanguageModel {
     /// The default model's file name, looked for in a `Models/` directory.
     public static let defaultModelFile = "SmolLM2-135M-Instruct.Q4_1.gguf"
 

@@ -1,4 +1,4 @@
-extension LocalTransformerProvider {
+extension LocalModel {
     /// The prompt tokens of `request` as the local model sees them: the transcript rendered with the chat
     /// template and tokenized (message text never parses special tokens). For tests and tools that inspect
     /// prompts.
