@@ -1,7 +1,7 @@
 import Foundation
 
 /// Sends the events of the package's own generators (``LanguageModelEvent``s: the server models' stream decoders,
-/// a ``LanguageModelConversation``) into an executor's channel, with one response entry id and one tool-calls entry
+/// the local model's ``LocalConversation``) into an executor's channel, with one response entry id and one tool-calls entry
 /// id for the model call, as Apple's guide asks: text appends to the response, a whole value or a replacement
 /// replaces its text segment, tool calls open one call each (per-call metadata first), usage and metadata replace
 /// earlier reports, each reasoning block is one reasoning entry.

@@ -9,12 +9,12 @@ extension LanguageModelSession.DynamicProfile {
     /// between calls it finds by the transcript it is sent (the local model's KV caches), so switching back to a
     /// model continues where its last call on this transcript ended.
     public func model(_ model: any LanguageModel) -> some LanguageModelSession.DynamicProfile {
-        modified { $0.settings.setIfUnset(\.model, model.conversationModel) }
+        modified { $0.settings.setIfUnset(\.model, model.sessionModel) }
     }
 
     /// Runs the profile's model calls on `model` (see ``model(_:)-(any LanguageModel)``).
     public func model(_ model: some LanguageModel) -> some LanguageModelSession.DynamicProfile {
-        modified { $0.settings.setIfUnset(\.model, model.conversationModel) }
+        modified { $0.settings.setIfUnset(\.model, model.sessionModel) }
     }
 
     /// Sets the temperature (``GenerationOptions/temperature``); `nil` means the model's default.

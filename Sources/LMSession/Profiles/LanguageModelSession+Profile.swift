@@ -6,7 +6,7 @@ extension LanguageModelSession {
     public convenience init(profile: sending some DynamicProfile,
                             history: some Collection<Transcript.Entry> = [Transcript.Entry]()) {
         let erased = AnyDynamicProfile(erasing: profile)
-        self.init(model: SystemLanguageModel.default.conversationModel, tools: [], initialTranscript: Transcript(entries: history), profile: erased)
+        self.init(model: SystemLanguageModel.default.sessionModel, tools: [], initialTranscript: Transcript(entries: history), profile: erased)
         setInitialInstructions()
     }
 
@@ -33,11 +33,10 @@ extension LanguageModelSession {
             return (resolved, previous, true)
         }
         guard let resolved else {
-            return ModelCallSetup(model: model, conversation: conversations.defaultConversation, tools: tools)
+            return ModelCallSetup(model: model, tools: tools)
         }
         let settings = resolved.profile.settings
-        return ModelCallSetup(model: settings.model ?? model, conversation: conversations.conversation(for: settings.model),
-                              instructions: resolved.profile.instructions.entry, tools: resolved.profile.instructions.tools,
+        return ModelCallSetup(model: settings.model ?? model, instructions: resolved.profile.instructions.entry, tools: resolved.profile.instructions.tools,
                               settings: settings, callbacks: resolved.profile.callbacks,
                               deactivated: resolved.deactivated, activated: resolved.activated)
     }
@@ -49,10 +48,9 @@ struct ProfileState {
     var active: (identity: [String], callbacks: ProfileCallbacks)?
 }
 
-/// What one model call runs with: its model and conversation, and what the session's profile gave for it.
+/// What one model call runs with: its model, and what the session's profile gave for it.
 struct ModelCallSetup: Sendable {
-    var model: any ConversationModel
-    var conversation: any LanguageModelConversation
+    var model: SessionModel
     /// The instructions entry the profile gave; nil for a session with fixed instructions.
     var instructions: Transcript.Instructions?
     /// The tools the model may call in this call.

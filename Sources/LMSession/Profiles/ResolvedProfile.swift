@@ -37,7 +37,7 @@ protocol PrimitiveDynamicProfile {
 /// The settings of a profile's value modifiers. Each is `nil` when no modifier set it, otherwise the innermost
 /// modifier's value, which may itself be `nil` (`.temperature(nil)`: back to the model's default).
 struct ProfileSettings: Sendable {
-    var model: (any ConversationModel)?
+    var model: SessionModel?
     var temperature: Double??
     var samplingMode: GenerationOptions.SamplingMode??
     var maximumResponseTokens: Int??

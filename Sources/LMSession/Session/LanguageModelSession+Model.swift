@@ -4,13 +4,13 @@
 extension LanguageModelSession {
     /// Creates a session on `model` whose instructions are `instructions` (none when `nil`).
     public convenience init(model: some LanguageModel, tools: [any Tool] = [], instructions: Instructions? = nil) {
-        self.init(anyModel: model.conversationModel, tools: tools, instructions: instructions)
+        self.init(anyModel: model.sessionModel, tools: tools, instructions: instructions)
     }
 
     /// Creates a session on `model` whose instructions are `instructions`.
     @_disfavoredOverload
     public convenience init(model: some LanguageModel, tools: [any Tool] = [], instructions: String? = nil) {
-        self.init(anyModel: model.conversationModel, tools: tools, instructions: instructions.map { Instructions($0) })
+        self.init(anyModel: model.sessionModel, tools: tools, instructions: instructions.map { Instructions($0) })
     }
 
     /// Creates a session on `model` whose instructions are built by `instructions`.
@@ -19,14 +19,12 @@ extension LanguageModelSession {
     @_disfavoredOverload
     public convenience init<Failure: Swift.Error>(model: some LanguageModel, tools: [any Tool] = [],
                                             @InstructionsBuilder instructions: () throws(Failure) -> Instructions) throws(Failure) {
-        self.init(anyModel: model.conversationModel, tools: tools, instructions: try instructions())
+        self.init(anyModel: model.sessionModel, tools: tools, instructions: try instructions())
     }
 
     /// Creates a session on `model` that continues `transcript`.
     public convenience init(model: some LanguageModel, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(model: model.conversationModel, tools: tools, initialTranscript: transcript)
+        self.init(model: model.sessionModel, tools: tools, initialTranscript: transcript)
     }
 
-    /// The content checks of `model`: a ``SystemLanguageModel``'s guardrails; none for other models.
-    static func guardrails(of model: any ConversationModel) -> SystemLanguageModel.Guardrails { model.guardrails }
 }

@@ -12,11 +12,9 @@ import Synchronization
 public final class LanguageModelSession: Sendable {
     /// The model this session talks to (a profile's ``DynamicProfile/model(_:)-(any LanguageModel)`` may choose
     /// another for a call).
-    var model: any ConversationModel { conversations.defaultModel }
+    let model: SessionModel
     /// The tools the model may call, fixed at creation.
     let tools: [any Tool]
-    /// This session's state in each model it runs on (the KV cache of the local model).
-    let conversations: ModelConversations
     /// The dynamic profile evaluated before every model call (Apple 27): its instructions and tools replace the
     /// transcript's instructions entry and ``tools``, its model and settings configure the call. Sessions made
     /// with dynamic instructions have a profile of just those; nil for sessions made with fixed instructions.
@@ -40,10 +38,10 @@ public final class LanguageModelSession: Sendable {
     /// What `@SessionProperty` wrappers read while this session evaluates its profile or calls tools (Apple 27).
     let propertyValues = SessionPropertyValues()
 
-    init(model: any ConversationModel, tools: [any Tool], initialTranscript: Transcript,
+    init(model: SessionModel, tools: [any Tool], initialTranscript: Transcript,
          profile: sending LanguageModelSession.AnyDynamicProfile? = nil) {
         self.tools = tools
-        self.conversations = ModelConversations(defaultModel: model)
+        self.model = model
         self.profile = Mutex(profile.map { ProfileState(profile: $0) })
         self.state = Mutex(State(transcript: initialTranscript))
         propertyValues.state.withLock { $0.session = self }
@@ -65,16 +63,16 @@ public final class LanguageModelSession: Sendable {
     /// instructions and the definitions of the tools whose `includesSchemaInInstructions` is true; a session
     /// with neither starts with an empty transcript.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
-        self.init(anyModel: model.conversationModel, tools: tools, instructions: instructions)
+        self.init(anyModel: model.sessionModel, tools: tools, instructions: instructions)
     }
 
     /// Creates a session that continues `transcript` (its instructions entry, if any, stays the instructions).
     /// It renders the same prompt as the session the transcript came from.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(model: model.conversationModel, tools: tools, initialTranscript: transcript)
+        self.init(model: model.sessionModel, tools: tools, initialTranscript: transcript)
     }
 
-    convenience init(anyModel model: any ConversationModel, tools: [any Tool], instructions: Instructions?) {
+    convenience init(anyModel model: SessionModel, tools: [any Tool], instructions: Instructions?) {
         let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
         var entries: [Transcript.Entry] = []
         if instructions != nil || !definitions.isEmpty {
@@ -124,7 +122,7 @@ public final class LanguageModelSession: Sendable {
         let snapshot = state.withLock { $0.isResponding ? nil : $0.transcript }
         guard let snapshot else { return }
         let call = setUpNextCall(activating: false)
-        call.conversation.prewarm(transcript: call.transcript(from: snapshot), promptPrefix: promptPrefix)
+        call.model.prewarm(transcript: call.transcript(from: snapshot), promptPrefix: promptPrefix)
     }
 }
 

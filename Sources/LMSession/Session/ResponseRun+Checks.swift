@@ -5,18 +5,18 @@ import Foundation
 extension ResponseRun {
     /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model, with the cause the
     ///   model gives (``ExplainsUnavailability``).
-    func checkAvailability(of model: any ConversationModel) throws {
+    func checkAvailability(of model: SessionModel) throws {
         if case .unavailable(let reason) = model.availability {
-            let cause = (model as? any ExplainsUnavailability)?.unavailabilityDescription.map { ": \($0)" } ?? ""
+            let cause = model.unavailabilityDescription.map { ": \($0)" } ?? ""
             throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "The model is unavailable (\(reason))\(cause)."))
         }
     }
 
     /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` when the call has tools and `model` cannot call
     ///   them, with the cause the model gives (``ExplainsMissingToolCalling``).
-    func checkToolCalling(_ model: any ConversationModel) throws {
+    func checkToolCalling(_ model: SessionModel) throws {
         if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
-            let cause = (model as? any ExplainsMissingToolCalling)?.missingToolCallingDescription.map { ": \($0)" } ?? ""
+            let cause = model.missingToolCallingDescription.map { ": \($0)" } ?? ""
             throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling,
                 debugDescription: "The session has tools, but the model does not support tool calling\(cause)."))
         }
@@ -63,7 +63,7 @@ extension ResponseRun {
     }
 
     func checkGuardrails(_ text: String, _ direction: SystemLanguageModel.Guardrails.Direction) throws {
-        if case .rejected(let reason) = LanguageModelSession.guardrails(of: model).check(text, direction) {
+        if case .rejected(let reason) = model.guardrails.check(text, direction) {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: reason))
         }
     }

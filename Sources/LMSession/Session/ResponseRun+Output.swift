@@ -37,7 +37,7 @@ extension ResponseRun {
                 "The response is not a complete \(plan.responseFormat.map { $0.name.isEmpty ? "value" : $0.name } ?? "value"); generation may have been terminated early"
                 + (text.isEmpty ? " (no token was generated: is maximumResponseTokens 0?)" : ": \(text)"))
         }
-        if let format = plan.responseFormat, call?.conversation.constrainsStructuredOutput != true {
+        if let format = plan.responseFormat, call?.model.constrainsStructuredOutput != true {
             try format.schema.checkConformance(of: raw)
         }
         try checkGuardrails(plan.responseFormat == nil ? text : raw.jsonString, .output)

@@ -76,14 +76,14 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     var pendingCalls: [Transcript.ToolCall]?
     /// The tools of the current model call: the session's, or what its profile (or dynamic instructions) gave.
     var tools: [any Tool] = []
-    /// The current model call's model, conversation and profile settings and callbacks (nil before the first).
+    /// The current model call's model and profile settings and callbacks (nil before the first).
     var call: ModelCallSetup?
     /// The task that pulled the last snapshot (``TaskIdentity``), and whether the request was then ended because
     /// that task started another one (``LeftBehindRequest``): the next pull throws `CancellationError` once.
     var lastPuller: Int?
     var endedAsLeft = false
     /// The current model call's model (the session's before the first call).
-    var model: any ConversationModel { call?.model ?? session.model }
+    var model: SessionModel { call?.model ?? session.model }
     /// The life-cycle callbacks of the current model call's profile.
     var callbacks: ProfileCallbacks { call?.callbacks ?? ProfileCallbacks() }
 
@@ -245,7 +245,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
 
     /// Sets up the next model call (evaluating the session's profile: its instructions, tools, model, settings,
     /// and the activation callbacks of a profile change), checks the model and the budget (unless the
-    /// conversation checks it on the tokens it renders), runs `onPrompt` before the first call, and starts it.
+    /// model checks it on the tokens it renders), runs `onPrompt` before the first call, and starts it.
     /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model (with the cause the
     ///   model gives, ``ExplainsUnavailability``), ``LanguageModelSession/DuplicateToolNameError`` for tools that
     ///   share a name, what ``checkCapabilities(_:)`` and `validate()` throw, ``LanguageModelError/contextSizeExceeded(_:)`` when the
@@ -295,14 +295,13 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
             schema: plan.responseFormat?.schema, includeSchemaInPrompt: plan.includeSchemaInPrompt,
             toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) },
             contextOptions: call.contextOptions(over: plan.contextOptions), metadata: plan.metadata)
-        let conversation = call.conversation
-        if !conversation.checksContextBudget {
+        if !model.checksContextBudget {
             let needed = try await model.tokenCount(for: .request(request))
             if needed > model.contextSize {
                 throw LanguageModelError.contextSizeExceeded(needed: needed, contextSize: model.contextSize)
             }
         }
-        events = conversation.generate(request).makeAsyncIterator()
+        events = model.generate(request).makeAsyncIterator()
     }
 
     func endStep() {

@@ -8,7 +8,7 @@ extension LanguageModelSession {
                             dynamicInstructions: sending some DynamicInstructions,
                             history: some Collection<Transcript.Entry> = [Transcript.Entry]()) {
         let erased = AnyDynamicInstructions(dynamicInstructions)
-        self.init(model: model.conversationModel, tools: [], initialTranscript: Transcript(entries: history), profile: AnyDynamicProfile(erasing: Profile { erased }))
+        self.init(model: model.sessionModel, tools: [], initialTranscript: Transcript(entries: history), profile: AnyDynamicProfile(erasing: Profile { erased }))
         setInitialInstructions()
     }
 }

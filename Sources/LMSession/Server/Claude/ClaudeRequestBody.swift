@@ -158,7 +158,7 @@ package struct ClaudeRequestBody: Sendable {
 
     /// Keys the API's JSON-schema validator takes; everything else (`title`, `x-order`, numeric and length
     /// bounds, `pattern`) is dropped. Dropped guides are still enforced: the session checks a structured
-    /// response against the full schema (``LanguageModelConversation/constrainsStructuredOutput`` is false).
+    /// response against the full schema (``LanguageModelDetails/constrainsStructuredOutput`` is false).
     private static let schemaKeys: Set<String> = ["type", "properties", "required", "items", "enum", "const", "anyOf",
                                                   "allOf", "oneOf", "$ref", "$defs", "definitions", "description",
                                                   "format", "additionalProperties"]

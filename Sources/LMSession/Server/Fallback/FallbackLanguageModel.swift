@@ -17,9 +17,9 @@ public struct FallbackLanguageModel: LanguageModelDetails {
     /// The model asked when `primary` fails with an error `shouldFallBack` accepts.
     public let fallback: any LanguageModel
     let shouldFallBack: @Sendable (any Error) -> Bool
-    /// ``primary`` and ``fallback`` behind the session's seam, for what they say beyond Apple's protocol.
-    let primarySeam: any ConversationModel
-    let fallbackSeam: any ConversationModel
+    /// ``primary`` and ``fallback`` as the session uses them, for what they say beyond Apple's protocol (their defaults when they do not adopt ``LanguageModelDetails``).
+    let primarySeam: SessionModel
+    let fallbackSeam: SessionModel
 
     /// - Parameters:
     ///   - primary: the model asked first.
@@ -30,8 +30,8 @@ public struct FallbackLanguageModel: LanguageModelDetails {
         self.primary = primary
         self.fallback = fallback
         self.shouldFallBack = shouldFallBack
-        self.primarySeam = primary.conversationModel
-        self.fallbackSeam = fallback.conversationModel
+        self.primarySeam = primary.sessionModel
+        self.fallbackSeam = fallback.sessionModel
     }
 
     /// True for errors that say "try elsewhere", not "this request is wrong": rate limits (27's
