@@ -7,7 +7,8 @@ import Testing
 /// with it: the session does not render and tokenize the request a second time to count it. A model that does
 /// not, with a context size, is counted by the session before its executor runs.
 @Suite struct BudgetCheckTests {
-    final class CountingProvider: LanguageModelDetails, ChecksContextBudget {
+    final class CountingProvider: LanguageModelDetails {
+        var checksContextBudget: Bool { true }
         let counts = Atomic(0)
         let contextSize = 10
         var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([]) }

@@ -136,7 +136,7 @@ final class LocalConversation: @unchecked Sendable {
         return rows
     }
 
-    /// Renders and tokenizes the request once: the budget check (``ChecksContextBudget``) and the prompt use
+    /// Renders and tokenizes the request once: the budget check (``LanguageModelDetails/checksContextBudget``) and the prompt use
     /// the same tokens, and the KV cache keeps their longest common prefix with the last request's.
     /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` (`.vision`) when the transcript holds attachments
     ///   and the model has no image encoder (a session turns them away earlier; this guards direct calls).

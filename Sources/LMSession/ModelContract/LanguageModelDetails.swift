@@ -37,6 +37,18 @@ public protocol LanguageModelDetails: LanguageModel {
     /// What a request with a response schema throws when ``LanguageModel/capabilities`` lacks guided generation.
     /// Default ``LanguageModelError/unsupportedCapability(_:)`` (`.guidedGeneration`), as Apple's framework throws.
     func unsupportedSchemaError(schemaName: String?) -> LanguageModelError
+
+    /// Why the model is unavailable (the searched paths, the unreachable server and its error...), which the session
+    /// puts in the ``SystemLanguageModel/Error/assetsUnavailable(_:)`` a request on it throws: Apple's `Availability`
+    /// has three reasons and no room for a cause. Default nil (the reason alone).
+    var unavailabilityDescription: String? { get }
+
+    /// True when the model checks the context budget itself, on the very tokens it generates from, or its provider
+    /// does (its errors becoming ``LanguageModelError/contextSizeExceeded(_:)``): the session then does not count the
+    /// request through ``tokenCount(for:)`` first, so a request is rendered and tokenized once. Default false: the
+    /// session counts every request against ``contextSize`` before the executor runs. (A model without this protocol
+    /// declares no context size, so it is not counted either.)
+    var checksContextBudget: Bool { get }
 }
 
 extension LanguageModelDetails {
@@ -45,6 +57,8 @@ extension LanguageModelDetails {
     public var supportedLanguages: Set<Locale.Language> { [Locale.Language(identifier: "en")] }
     public var assetIDs: [String] { [] }
     public var constrainsStructuredOutput: Bool { false }
+    public var unavailabilityDescription: String? { nil }
+    public var checksContextBudget: Bool { false }
 
     public func tokenCount(for input: LanguageModelTokenCountInput) async throws -> Int {
         LanguageModelTokenCountInput.estimate(input)

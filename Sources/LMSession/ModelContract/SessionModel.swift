@@ -12,10 +12,13 @@ struct SessionModel: Sendable {
     let model: any LanguageModel
     /// `model` as ``LanguageModelDetails``, when it adopts it.
     private let details: (any LanguageModelDetails)?
+    /// `model` when it is the local model, whose guardrails and tool-calling support the session checks.
+    private let local: SystemLanguageModel?
 
     init(_ model: some LanguageModel) {
         self.model = model
         self.details = model as? any LanguageModelDetails
+        self.local = model as? SystemLanguageModel
     }
 
     var capabilities: LanguageModelCapabilities { model.capabilities }
@@ -34,8 +37,9 @@ struct SessionModel: Sendable {
     /// True when the model constrains structured output by construction (the session then skips its check).
     var constrainsStructuredOutput: Bool { details?.constrainsStructuredOutput ?? false }
 
-    /// True when the model checks the context budget itself (the session then does not count the request first).
-    var checksContextBudget: Bool { leavesBudgetCheck(to: model) }
+    /// True when the model checks the context budget itself, or declares no context size (no ``LanguageModelDetails``):
+    /// the session then does not count the request first.
+    var checksContextBudget: Bool { details?.checksContextBudget ?? true }
 
     /// The model's own error when it adopts ``LanguageModelDetails``; otherwise what Apple's framework throws for
     /// a capability the model did not declare, ``LanguageModelError/unsupportedCapability(_:)``.
@@ -46,13 +50,13 @@ struct SessionModel: Sendable {
     }
 
     /// A ``SystemLanguageModel``'s guardrails (Apple's are the on-device model's); none for other models.
-    var guardrails: SystemLanguageModel.Guardrails { (model as? SystemLanguageModel)?.guardrails ?? .default }
+    var guardrails: SystemLanguageModel.Guardrails { local?.guardrails ?? .default }
 
-    /// Why the model is unavailable, when it says (``ExplainsUnavailability``).
-    var unavailabilityDescription: String? { (model as? any ExplainsUnavailability)?.unavailabilityDescription }
+    /// Why the model is unavailable, when it says (``LanguageModelDetails/unavailabilityDescription``).
+    var unavailabilityDescription: String? { details?.unavailabilityDescription }
 
-    /// Why the model cannot call tools, when it says (``ExplainsMissingToolCalling``).
-    var missingToolCallingDescription: String? { (model as? any ExplainsMissingToolCalling)?.missingToolCallingDescription }
+    /// Why the local model cannot call tools (``SystemLanguageModel/missingToolCallingDescription``); nil for others.
+    var missingToolCallingDescription: String? { local?.missingToolCallingDescription }
 
     /// Starts the executor's prewarm; the start of the next prompt, when given, is a trailing prompt entry.
     /// Best effort: nothing when the executor cannot be made.

@@ -4,7 +4,7 @@ import Foundation
 // session on Apple's framework throws, before the transcript or the model sees the request.
 extension ResponseRun {
     /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model, with the cause the
-    ///   model gives (``ExplainsUnavailability``).
+    ///   model gives (``LanguageModelDetails/unavailabilityDescription``).
     func checkAvailability(of model: SessionModel) throws {
         if case .unavailable(let reason) = model.availability {
             let cause = model.unavailabilityDescription.map { ": \($0)" } ?? ""
@@ -13,7 +13,7 @@ extension ResponseRun {
     }
 
     /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` when the call has tools and `model` cannot call
-    ///   them, with the cause the model gives (``ExplainsMissingToolCalling``).
+    ///   them, with the cause the local model gives.
     func checkToolCalling(_ model: SessionModel) throws {
         if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
             let cause = model.missingToolCallingDescription.map { ": \($0)" } ?? ""

@@ -247,7 +247,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// and the activation callbacks of a profile change), checks the model and the budget (unless the
     /// model checks it on the tokens it renders), runs `onPrompt` before the first call, and starts it.
     /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model (with the cause the
-    ///   model gives, ``ExplainsUnavailability``), ``LanguageModelSession/DuplicateToolNameError`` for tools that
+    ///   model gives, ``LanguageModelDetails/unavailabilityDescription``), ``LanguageModelSession/DuplicateToolNameError`` for tools that
     ///   share a name, what ``checkCapabilities(_:)`` and `validate()` throw, ``LanguageModelError/contextSizeExceeded(_:)`` when the
     ///   request's input alone needs more tokens than the context holds, and what the profile's callbacks throw.
     private func startStep() async throws {
