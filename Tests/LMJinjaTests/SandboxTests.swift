@@ -79,13 +79,18 @@ import Testing
         #expect(Self.renderError("{% for i in range(1000) %}{{ range(1000)|join }}{% endfor %}", limits: limits)?.limitKind == .steps)
     }
 
-    @Test func hugeStringsAndSequencesAreBounded() {
+    @Test func hugeStringsAndSequencesAreBounded() throws {
         #expect(Self.renderError("{{ 'a' * 100000000 }}")?.limitKind == .outputSize)
         #expect(Self.renderError("{{ range(1000000)|length }}")?.limitKind == .sequenceLength)
         #expect(Self.renderError("{{ [1, 2] * 1000000 }}")?.limitKind == .sequenceLength)
         #expect(Self.renderError("{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}")?.limitKind == .outputSize)
         #expect(Self.renderError("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}", limits: JinjaLimits(maxOutputBytes: 1 << 20))?.limitKind == .outputSize)
         #expect(Self.renderError("{{ '{:>99999999}'.format('x') }}")?.limitKind == .outputSize)
+        // A width taken from the arguments is bounded as a written one is.
+        #expect(Self.renderError("{{ '%*d' % (999999999, 1) }}")?.limitKind == .outputSize)
+        #expect(Self.renderError("{{ '%*s' % (-99999999, 'a') }}")?.limitKind == .outputSize)
+        #expect(Self.renderError("{{ '%.*f' % (99999999, 1.5) }}")?.limitKind == .outputSize)
+        #expect(try JinjaTemplate("{{ '%*d|' % (5, 42) }}").render([:]).text == "   42|")
     }
 
     @Test func deepNestingIsBounded() {
@@ -95,6 +100,10 @@ import Testing
         #expect(Self.loadError("{{ " + String(repeating: "not ", count: 5000) + "x }}")?.limitKind == .nesting)
         #expect(Self.loadError("{{ " + String(repeating: "-", count: 5000) + "1 }}")?.limitKind == .nesting)
         #expect(Self.loadError(String(repeating: "{% if x %}", count: 5000))?.limitKind == .nesting)
+        // Chains build left-deep trees without recursing in the parser; their height is bounded too.
+        for link in ["+1", "-1", "*1", "**1", " and x", " or x", ".a", "[0]", "(1)", "|upper", " if x else 1"] {
+            #expect(Self.loadError("{{ 1" + String(repeating: link, count: 30000) + " }}")?.limitKind == .nesting, "\(link)")
+        }
         // A namespace that contains itself cannot be printed or serialized forever.
         let cyclic = "{% set ns = namespace() %}{% set ns.me = ns %}"
         #expect(Self.renderError(cyclic + "{{ ns }}")?.limitKind == .nesting)
@@ -115,7 +124,8 @@ import Testing
         let thread = Thread {
             let a = (try? JinjaTemplate("{{ \(parens) }}").render([:]).text) ?? "failed"
             let b = (try? JinjaTemplate(macro).render([:]).text) ?? "failed"
-            outputs.withLock { $0 = [a, b] }
+            let c = (try? JinjaTemplate("{{ 0" + String(repeating: "+1", count: 1000) + " }}").render([:]).text) ?? "failed"
+            outputs.withLock { $0 = [a, c, b] }
             done.signal()
         }
         thread.stackSize = 256 << 10
@@ -123,6 +133,7 @@ import Testing
         done.wait()
         let out = outputs.withLock { $0 }
         #expect(out.first == "1")
+        #expect(out.dropFirst().first == "1000")
         #expect(out.last?.hasSuffix("4647") == true)
     }
 }

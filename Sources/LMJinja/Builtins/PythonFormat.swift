@@ -63,6 +63,8 @@ enum PythonFormat {
                     i += 1
                     let v = try nextArg()
                     guard let n = v.integer else { throw .type("* wants int") }
+                    // The same bound as a written width: padding is built before the output limit is checked.
+                    if n.magnitude > 1 << 20 { throw .limit(.outputSize) }
                     return n
                 }
                 var n: Int?

@@ -10,7 +10,10 @@ extension Parser {
         try enter()
         defer { depth -= 1 }
         var expr = try parseOr()
+        let chainStart = chain
+        defer { chain = chainStart }
         while skipName("if") {
+            try extendChain()
             let test = try parseOr()
             let otherwise = skipName("else") ? try parseCondexpr() : nil
             expr = Expr(kind: .conditional(test: test, then: expr, otherwise: otherwise), location: expr.location)
@@ -20,13 +23,23 @@ extension Parser {
 
     mutating func parseOr() throws(JinjaError) -> Expr {
         var left = try parseAnd()
-        while skipName("or") { left = Expr(kind: .or(left, try parseAnd()), location: left.location) }
+        let chainStart = chain
+        defer { chain = chainStart }
+        while skipName("or") {
+            try extendChain()
+            left = Expr(kind: .or(left, try parseAnd()), location: left.location)
+        }
         return left
     }
 
     mutating func parseAnd() throws(JinjaError) -> Expr {
         var left = try parseNot()
-        while skipName("and") { left = Expr(kind: .and(left, try parseNot()), location: left.location) }
+        let chainStart = chain
+        defer { chain = chainStart }
+        while skipName("and") {
+            try extendChain()
+            left = Expr(kind: .and(left, try parseNot()), location: left.location)
+        }
         return left
     }
 
@@ -68,10 +81,13 @@ extension Parser {
 
     mutating func parseMath1() throws(JinjaError) -> Expr {
         var left = try parseConcat()
+        let chainStart = chain
+        defer { chain = chainStart }
         while true {
             let op: BinaryOp
             if current.isOp(.add) { op = .add } else if current.isOp(.sub) { op = .sub } else { break }
             advance()
+            try extendChain()
             left = Expr(kind: .binary(op, left, try parseConcat()), location: left.location)
         }
         return left
@@ -85,6 +101,8 @@ extension Parser {
 
     mutating func parseMath2() throws(JinjaError) -> Expr {
         var left = try parsePow()
+        let chainStart = chain
+        defer { chain = chainStart }
         while true {
             let op: BinaryOp
             switch current.kind {
@@ -95,13 +113,19 @@ extension Parser {
             default: return left
             }
             advance()
+            try extendChain()
             left = Expr(kind: .binary(op, left, try parsePow()), location: left.location)
         }
     }
 
     mutating func parsePow() throws(JinjaError) -> Expr {
         var left = try parseUnary()
-        while skipOp(.pow) { left = Expr(kind: .binary(.pow, left, try parseUnary()), location: left.location) }
+        let chainStart = chain
+        defer { chain = chainStart }
+        while skipOp(.pow) {
+            try extendChain()
+            left = Expr(kind: .binary(.pow, left, try parseUnary()), location: left.location)
+        }
         return left
     }
 
@@ -213,7 +237,10 @@ extension Parser {
 
     mutating func parsePostfix(_ start: Expr) throws(JinjaError) -> Expr {
         var node = start
+        let chainStart = chain
+        defer { chain = chainStart }
         while true {
+            try extendChain()
             if current.isOp(.dot) || current.isOp(.lbracket) {
                 node = try parseSubscript(node)
             } else if current.isOp(.lparen) {
@@ -226,7 +253,10 @@ extension Parser {
 
     mutating func parseFilterExpr(_ start: Expr) throws(JinjaError) -> Expr {
         var node = start
+        let chainStart = chain
+        defer { chain = chainStart }
         while true {
+            try extendChain()
             if current.isOp(.pipe) {
                 node = try parseFilter(node) ?? node
             } else if current.isName("is") {
@@ -321,7 +351,10 @@ extension Parser {
     mutating func parseFilter(_ start: Expr?, startInline: Bool = false) throws(JinjaError) -> Expr? {
         var node = start
         var inline = startInline
+        let chainStart = chain
+        defer { chain = chainStart }
         while current.isOp(.pipe) || inline {
+            try extendChain()
             if !inline { advance() }
             let at = current.location
             var name = try expectName()

@@ -10,6 +10,8 @@ struct Parser {
     var index = 0
     let maxNesting: Int
     var depth = 0
+    /// Links of operator chains along the current parse path (``extendChain()``).
+    var chain = 0
     /// Whether `break`/`continue` are inside a loop body of the current macro (a macro or call
     /// body is a function in jinja2, so a loop outside it does not count).
     var insideLoop = false
@@ -85,6 +87,15 @@ struct Parser {
     mutating func enter() throws(JinjaError) {
         depth += 1
         if depth > maxNesting { throw .limitExceeded(.nesting, at: current.location) }
+    }
+
+    /// Counts one operator, filter, test, call or subscript applied to the expression built so far, which makes a
+    /// left-deep tree one level taller without recursing here. The renderer evaluates (and Swift releases) trees
+    /// recursively, so a long chain (`1+1+…+1`, `x|upper|upper…`) must be bounded like nesting: at most 16 links
+    /// per level of nesting along any path, far past any real chat template.
+    mutating func extendChain() throws(JinjaError) {
+        chain += 1
+        if chain > maxNesting * 16 { throw .limitExceeded(.nesting, at: current.location) }
     }
 
     // MARK: - Statement lists
