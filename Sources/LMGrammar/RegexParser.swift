@@ -161,9 +161,9 @@ struct RegexParser {
         func number(_ j: inout Int) -> Int? {
             var n: Int? = nil
             while j < scalars.count, let d = scalars[j].properties.numericType == .decimal ? Int(String(scalars[j])) : nil {
-                n = (n ?? 0) * 10 + d
+                // Every digit is read (a count too large to hold is still a count, refused by the caller), capped.
+                n = min((n ?? 0) * 10 + d, 100_001)
                 j += 1
-                if n ?? 0 > 100_000 { return n }
             }
             return n
         }

@@ -40,6 +40,18 @@ struct SchemaBudgetTests {
         }
     }
 
+    @Test("a repetition count too large to hold is refused, not read as literal text", arguments: [
+        #"^a{99999999999999999999}$"#, #"^a{1,99999999999999999999}$"#, #"^a{2000}$"#,
+    ])
+    func hugeCount(pattern: String) {
+        #expect {
+            try Grammar(jsonSchema: #"{"type":"string","pattern":"\#(pattern)"}"#)
+        } throws: { error in
+            guard case let .unsupportedKeyword(p, k, reason) = error as? GrammarError else { return false }
+            return p == "/pattern" && k == "pattern" && reason.contains("repetition count above 1000")
+        }
+    }
+
     @Test("a nested repetition within the budget is enforced exactly")
     func smallNesting() throws {
         let grammar = try Grammar(jsonSchema: #"{"type":"string","pattern":"^((ab){3}c){2}$"}"#)
