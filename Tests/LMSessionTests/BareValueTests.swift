@@ -36,7 +36,12 @@ struct BareValueTests {
 
     @Test("a JSON Schema of a bare integer or number decodes its value")
     func jsonSchema() async throws {
-        let cases: [(schema: String, text: String, expected: Double)] = [(#"{"type":"integer"}"#, "-15", -15), (#"{"type":"number"}"#, "2.5", 2.5)]
+        let cases: [(schema: String, text: String, expected: Double)] = [
+            (#"{"type":"integer"}"#, "-15", -15), (#"{"type":"number"}"#, "2.5", 2.5),
+            // Integers past 15 digits, up to 2^53, keep their integer spelling when the value is checked.
+            (#"{"type":"integer","maximum":1e30}"#, "1234567890000000", 1234567890000000),
+            (#"{"type":"integer","minimum":-1e30,"maximum":1e30}"#, "-9007199254740991", -9007199254740991),
+        ]
         for (schemaText, text, expected) in cases {
             let schema = try GenerationSchema(jsonSchema: schemaText)
             let model = ScriptedProvider([.text([text])])

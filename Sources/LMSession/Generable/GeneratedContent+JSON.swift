@@ -83,7 +83,8 @@ extension GeneratedContent {
     /// Integral values print without a fraction; non-finite values (not JSON) print as null.
     static func jsonNumber(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
-        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        // Every integer a Double holds exactly (up to 2^53) keeps its integer spelling, which integer grammars accept.
+        if n == n.rounded(), abs(n) <= 9_007_199_254_740_992 { return String(Int64(n)) }
         return "\(n)"
     }
 }
