@@ -64,13 +64,16 @@ extension LanguageModelDetails {
         LanguageModelTokenCountInput.estimate(input)
     }
 
-    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
-        .unsupportedCapability(.init(capability: .guidedGeneration,
-            debugDescription: "The request has a response schema, but the model does not declare guided generation."))
-    }
+    public func unsupportedSchemaError(schemaName: String?) -> LanguageModelError { .undeclaredGuidedGeneration }
 }
 
 extension LanguageModelError {
+    /// What Apple's framework throws for a response schema on a model whose capabilities lack guided generation.
+    static var undeclaredGuidedGeneration: LanguageModelError {
+        .unsupportedCapability(.init(capability: .guidedGeneration,
+            debugDescription: "The request has a response schema, but the model does not declare guided generation."))
+    }
+
     /// What the package's models throw for a response schema on a model without guided generation: they never
     /// downgrade to text, and name the schema.
     static func schemaWithoutGuidedGeneration(schemaName: String?) -> LanguageModelError {

@@ -44,9 +44,7 @@ struct SessionModel: Sendable {
     /// The model's own error when it adopts ``LanguageModelDetails``; otherwise what Apple's framework throws for
     /// a capability the model did not declare, ``LanguageModelError/unsupportedCapability(_:)``.
     func unsupportedSchemaError(schemaName: String?) -> LanguageModelError {
-        if let details { return details.unsupportedSchemaError(schemaName: schemaName) }
-        return .unsupportedCapability(.init(capability: .guidedGeneration,
-            debugDescription: "The request has a response schema, but the model does not declare guided generation."))
+        details?.unsupportedSchemaError(schemaName: schemaName) ?? .undeclaredGuidedGeneration
     }
 
     /// A ``SystemLanguageModel``'s guardrails (Apple's are the on-device model's); none for other models.
