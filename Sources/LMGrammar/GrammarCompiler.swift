@@ -15,6 +15,10 @@ struct GrammarCompiler {
     private var procedureOfBody: [GrammarNode: Int32] = [:]
     /// Procedures whose bodies are still to compile.
     private var pending: [(procedure: Int32, body: GrammarNode)] = []
+    /// The states each large node took when written in place (those above `Grammar.defaultCopyLimit`).
+    private var sizeOfLargeNode: [GrammarNode: Int] = [:]
+    /// The procedure of any value nested at most `depth` deep, by depth.
+    private var anyValueProcedures: [Int: Int32] = [:]
 
     init(grammar: Grammar, options: GrammarOptions) {
         self.grammar = grammar
@@ -30,7 +34,8 @@ struct GrammarCompiler {
         // Bodies queue the definitions they use; each is compiled once.
         while let (procedure, body) = compiler.pending.popLast() {
             let entry = compiler.nfa.procedures[Int(procedure)].start
-            compiler.nfa.procedures[Int(procedure)].end = try compiler.value(body, from: entry)
+            // In place: through `value` a body also called from elsewhere would call itself.
+            compiler.nfa.procedures[Int(procedure)].end = try compiler.written(body, from: entry)
         }
         return compiler.nfa
     }
@@ -52,12 +57,48 @@ struct GrammarCompiler {
         return id
     }
 
+    /// `node` compiled once as a procedure (shared with an equal definition body) and called from `s`.
+    mutating func called(_ node: GrammarNode, from s: Int32) -> Int32 {
+        let id: Int32
+        if let same = procedureOfBody[node] {
+            id = same
+        } else {
+            id = Int32(nfa.procedures.count)
+            nfa.procedures.append(ByteNFA.Procedure(start: nfa.newState(), end: -1))
+            procedureOfBody[node] = id
+            pending.append((id, node))
+        }
+        let end = nfa.newState()
+        nfa.call(s, id, returnTo: end)
+        return end
+    }
+
     func checkSize() throws(GrammarError) {
         if nfa.count > options.maxStates { throw .tooLarge(states: options.maxStates) }
     }
 
+    /// The automaton of `node` from `s`; returns its exit state.
+    ///
+    /// A large node met a second time is called rather than copied: compiled once as a procedure,
+    /// like a definition. Array positions up to `maxItems`, member counts, `oneOf` branches and the
+    /// same string constraints across a schema otherwise copy their states at every place (GitLab
+    /// CI's 200 `parallel:matrix` positions, mergify's 50 rules); small nodes stay in place.
     mutating func value(_ node: GrammarNode, from s: Int32) throws(GrammarError) -> Int32 {
         try checkSize()
+        switch node {
+        case .reference, .anyValue, .boolean, .null:
+            return try written(node, from: s)
+        default:
+            if sizeOfLargeNode[node] != nil { return called(node, from: s) }
+            let before = nfa.count
+            let end = try written(node, from: s)
+            if nfa.count - before > Grammar.defaultCopyLimit { sizeOfLargeNode[node] = nfa.count - before }
+            return end
+        }
+    }
+
+    /// `node` written in place (its parts through ``value(_:from:)``).
+    private mutating func written(_ node: GrammarNode, from s: Int32) throws(GrammarError) -> Int32 {
         switch node {
         case let .object(object): return try self.object(object, from: s)
         case let .array(array): return try self.array(array, from: s)
@@ -134,9 +175,27 @@ struct GrammarCompiler {
         return spaces(from: t)
     }
 
-    /// Any JSON value, objects and arrays nested at most `depth` deep.
+    /// Any JSON value, objects and arrays nested at most `depth` deep: a call of one procedure per
+    /// depth, since written in place each level holds two copies of the level below (object members,
+    /// array items), 2^depth copies in all at every `{}` of a schema (snapcraft's has dozens).
     mutating func anyValue(depth: Int, from s: Int32) throws(GrammarError) -> Int32 {
-        try checkSize()
+        let id: Int32
+        if let known = anyValueProcedures[depth] {
+            id = known
+        } else {
+            id = Int32(nfa.procedures.count)
+            let start = nfa.newState()
+            nfa.procedures.append(ByteNFA.Procedure(start: start, end: -1))
+            anyValueProcedures[depth] = id
+            nfa.procedures[Int(id)].end = try anyValueBody(depth: depth, from: start)
+        }
+        let end = nfa.newState()
+        nfa.call(s, id, returnTo: end)
+        return end
+    }
+
+    /// The body of ``anyValue(depth:from:)``.
+    private mutating func anyValueBody(depth: Int, from s: Int32) throws(GrammarError) -> Int32 {
         let end = nfa.newState()
         nfa.epsilon(try string(StringGrammar(), from: s), end)
         nfa.epsilon(unboundedNumber(from: s), end)
