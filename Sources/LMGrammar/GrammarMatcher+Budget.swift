@@ -138,7 +138,11 @@ extension GrammarMatcher {
     private func tokenTargets(from s: Int32) -> [Int32] {
         let trie = dfa.inFreeString[Int(s)] ? index.nonPlainTrie : index.fullTrie
         var targets: [Int32] = []
-        var seen: Set<Int32> = []
+        searchGeneration &+= 1
+        if searchGeneration == 0 {
+            searchMarks.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            searchGeneration = 1
+        }
         var states = [Int32](repeating: 0, count: trie.maxDepth + 1)
         states[0] = s
         var i = 0
@@ -150,7 +154,13 @@ extension GrammarMatcher {
                 i = Int(trie.skip[i])
                 continue
             }
-            if trie.token[i] != -1, seen.insert(t).inserted { targets.append(t) }
+            if trie.token[i] != -1 {
+                if Int(t) >= searchMarks.count { searchMarks += [UInt32](repeating: 0, count: max(1024, searchMarks.count, Int(t) + 1 - searchMarks.count)) }
+                if searchMarks[Int(t)] != searchGeneration {
+                    searchMarks[Int(t)] = searchGeneration
+                    targets.append(t)
+                }
+            }
             states[d] = t
             i += 1
         }
