@@ -67,7 +67,7 @@ extension ByteNFA {
 }
 
 /// The states with byte edges (or the accept state) reachable by epsilon moves, per state.
-private final class KernelClosure {
+final class KernelClosure {
     let nfa: ByteNFA
     private var cache: [Int32: [Int32]] = [:]
 

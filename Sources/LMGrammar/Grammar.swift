@@ -136,16 +136,20 @@ public struct StringGrammar: Sendable, Hashable {
     public var maxLength: Int?
     /// Contents that are not allowed.
     public var excluded: [String]
+    /// Regular expressions the content must not match (JSON Schema's `pattern` semantics): from a
+    /// `oneOf` branch kept apart from an overlapping one, or `not`.
+    public var forbidden: [String]
 
-    public init(patterns: [[String]] = [], minLength: Int = 0, maxLength: Int? = nil, excluded: [String] = []) {
+    public init(patterns: [[String]] = [], minLength: Int = 0, maxLength: Int? = nil, excluded: [String] = [], forbidden: [String] = []) {
         self.patterns = patterns
         self.minLength = minLength
         self.maxLength = maxLength
         self.excluded = excluded
+        self.forbidden = forbidden
     }
 
     /// True when any string content is allowed.
-    public var isFree: Bool { patterns.isEmpty && minLength == 0 && maxLength == nil && excluded.isEmpty }
+    public var isFree: Bool { patterns.isEmpty && minLength == 0 && maxLength == nil && excluded.isEmpty && forbidden.isEmpty }
 
     /// `pattern` (to be matched as a whole, as Swift's `wholeMatch` and Apple's guides do) in
     /// JSON Schema's search form: `^(?:pattern)$`, an anchor already at either end kept once.

@@ -11,7 +11,7 @@ extension GrammarCompiler {
         let contentEnd: Int32
         if constraints.isFree, !canonical {
             contentEnd = freeStringContent(from: open)
-        } else if constraints.minLength == 0, constraints.maxLength == nil, constraints.excluded.isEmpty, constraints.patterns.count == 1 {
+        } else if constraints.minLength == 0, constraints.maxLength == nil, constraints.excluded.isEmpty, constraints.forbidden.isEmpty, constraints.patterns.count == 1 {
             contentEnd = try searchPattern(constraints.patterns[0], canonical: canonical, from: open)
         } else {
             contentEnd = nfa.embed(try constrainedContent(constraints), from: open)
@@ -71,6 +71,14 @@ extension GrammarCompiler {
             parts.append(ContentAutomata.lengthCounter(minimum: c.minLength, maximum: hi))
         }
         if !c.excluded.isEmpty { parts.append(ContentAutomata.excluding(c.excluded.map { Array(JSONText.quoted($0).dropFirst().dropLast()) })) }
+        for pattern in c.forbidden {
+            // Complemented over all bytes; the canonical content or pattern in parts[0] keeps it to JSON.
+            var p = scratch()
+            let start = p.nfa.newState()
+            p.nfa.start = start
+            p.nfa.accept = try p.searchPattern([pattern], canonical: true, from: start)
+            parts.append(try p.nfa.complement(maxStates: options.maxStates))
+        }
         var result = parts[0]
         for part in parts.dropFirst() { result = try result.intersection(part, maxStates: options.maxStates) }
         return result

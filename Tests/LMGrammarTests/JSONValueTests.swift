@@ -117,7 +117,7 @@ struct GrammarJSONSchemaTests {
         (##"{"definitions":{"a":{"type":"number","multipleOf":0.5}},"properties":{"p":{"$ref":"#/definitions/a"}}}"##, "multipleOf", "/definitions/a/multipleOf"),
         (#"{"type":"array","contains":{"type":"integer"},"maxContains":2}"#, "maxContains", "/maxContains"),
         (#"{"type":"string","pattern":"a(?=b)"}"#, "pattern", "/pattern"),
-        (#"{"oneOf":[{"type":"string","pattern":"^a"},{"type":"string","pattern":"b$"}]}"#, "oneOf", ""),
+        (#"{"oneOf":[{"type":"array"},{"type":"array","items":{"type":"integer"}}]}"#, "oneOf", ""),
     ])
     func unsupported(schema: String, keyword: String, path: String) {
         #expect {

@@ -122,6 +122,8 @@ struct Flat {
     var maxLength: Int?
     var patterns: [(pattern: String, path: String)] = []
     var excluded: [String] = []
+    /// Patterns a string must not match (from subtracting another schema).
+    var forbiddenPatterns: [(pattern: String, path: String)] = []
 
     var arrays: [ArrayClause] = []
     var minItems = 0
@@ -164,6 +166,7 @@ struct Flat {
         f.maxLength = [maxLength, o.maxLength].compactMap { $0 }.min()
         f.patterns += o.patterns
         f.excluded += o.excluded
+        f.forbiddenPatterns += o.forbiddenPatterns
         f.arrays += o.arrays
         f.minItems = max(minItems, o.minItems)
         f.maxItems = [maxItems, o.maxItems].compactMap { $0 }.min()

@@ -25,6 +25,7 @@ extension SchemaReader {
             let n = s.unicodeScalars.count
             if n < f.minLength || n > (f.maxLength ?? .max) || f.excluded.contains(s) { return false }
             for p in f.patterns where try !matcher(p.pattern, path: p.path).matches(s) { return false }
+            for p in f.forbiddenPatterns where try matcher(p.pattern, path: p.path).matches(s) { return false }
         case let .array(items, _):
             if items.count < f.minItems || items.count > (f.maxItems ?? .max) { return false }
             for (i, item) in items.enumerated() {
@@ -74,6 +75,10 @@ extension SchemaReader {
 /// same automaton the grammar uses for the pattern.
 final class PatternMatcher {
     private let nfa: ByteNFA
+    /// Whether "does not match" can be enforced: the complement's deterministic automaton stays
+    /// within ``complementLimit`` states (`(a|b)*a(a|b){20}` needs 2^21).
+    private(set) lazy var hasBoundedComplement: Bool = (try? nfa.complement(maxStates: Self.complementLimit)) != nil
+    static let complementLimit = 10_000
 
     init(_ pattern: String, options: GrammarOptions) throws(GrammarError) {
         var compiler = GrammarCompiler(grammar: Grammar(root: .null), options: options)

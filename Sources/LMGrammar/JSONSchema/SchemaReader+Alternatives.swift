@@ -142,6 +142,19 @@ extension SchemaReader {
                 if hi + 1 > a.minLength { (f.minLength, f.minLengthPath) = (hi + 1, b.path) }
                 pieces.append(f)
             }
+            // Strings that fail one of `b`'s patterns (`import` as "repo:branch:name" against
+            // "name@source" in Bitbucket Pipelines).
+            // Only when `a`'s own patterns can be generated: otherwise `a` stays left out, as before
+            // patterns were subtracted, rather than its pattern failing the whole schema.
+            let enforceable = a.patterns.allSatisfy { (try? matcher($0.pattern, path: $0.path)) != nil }
+            for p in b.patterns where enforceable {
+                // A pattern the grammar cannot enforce, or not complement in bounds, keeps nothing out:
+                // that way out is left unused (the result stays a subset of what is valid).
+                guard let m = try? matcher(p.pattern, path: p.path), m.hasBoundedComplement else { continue }
+                var f = only(.string)
+                f.forbiddenPatterns.append(p)
+                pieces.append(f)
+            }
         }
         if overlap.contains(.array) {
             base.kinds.remove(.array)

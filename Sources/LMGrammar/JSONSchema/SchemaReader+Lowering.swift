@@ -103,9 +103,10 @@ extension SchemaReader {
     private func string(_ f: Flat) throws(GrammarError) -> GrammarNode {
         if let hi = f.maxLength, hi < f.minLength { throw unsatisfiable(f.path, "minLength \(f.minLength) > maxLength \(hi)") }
         try checkSpelt(minLength: f.minLength, path: f.minLengthPath)
-        for p in f.patterns { _ = try matcher(p.pattern, path: p.path) }
+        for p in f.patterns + f.forbiddenPatterns { _ = try matcher(p.pattern, path: p.path) }
         return .string(StringGrammar(patterns: f.patterns.map { [$0.pattern] }, minLength: f.minLength,
-                                     maxLength: f.maxLength.map { min($0, options.maxStringLength) }, excluded: f.excluded))
+                                     maxLength: f.maxLength.map { min($0, options.maxStringLength) }, excluded: f.excluded,
+                                     forbidden: f.forbiddenPatterns.map(\.pattern)))
     }
 
     private func array(_ f: Flat) throws(GrammarError) -> GrammarNode {
