@@ -122,7 +122,8 @@ struct RegexParser {
             if c == "$" {
                 // `$` only at the end of a top-level alternative.
                 guard i + 1 == scalars.count || scalars[i + 1] == "|" else { throw unsupported("anchor $ inside the pattern") }
-                guard depth == 0 else { throw unsupported("anchor $ inside a group") }
+                // At the very end inside a group, the group was never closed (`^(ab$`).
+                guard depth == 0 else { throw unsupported(i + 1 == scalars.count ? "unbalanced parenthesis" : "anchor $ inside a group") }
                 i += 1
                 anchoredEnd = true
                 continue

@@ -5,7 +5,7 @@ let usage = """
     lmsession: run GGUF language models with the LMSession runtime.
 
     Commands:
-      generate [--model PATH] [--system TEXT] [--raw] [--greedy | --temperature T --top-k K --top-p P --min-p P --seed S]
+      generate [--model PATH] [--system TEXT] [--raw] [--greedy | --temperature T --top-k K (0: off) --top-p P --min-p P --seed S]
                [--repeat-penalty R] [--max-tokens N] [--threads N] [--context N] PROMPT
       generate --schema FILE.json [--model PATH] [--system TEXT] [--greedy | --temperature T --top-k K | --top-p P --seed S] [--max-tokens N]
                [--threads N] [--context N] [--no-schema-in-prompt] PROMPT

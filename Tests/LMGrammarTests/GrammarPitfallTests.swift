@@ -173,6 +173,18 @@ struct GrammarPitfallTests {
         }
     }
 
+    @Test("a pattern that does not parse says why", arguments: [
+        ("^(ab$", "unbalanced parenthesis"), ("^(ab", "unbalanced parenthesis"), ("(a$|b)", "anchor $ inside a group"),
+    ])
+    func syntaxErrorsAreNamed(pattern: String, reason: String) {
+        do {
+            _ = try Grammar(jsonSchema: #"{"type":"string","pattern":"\#(pattern)"}"#)
+            Issue.record("accepted")
+        } catch {
+            #expect("\(error)".contains(reason), "\(error)")
+        }
+    }
+
     static let ordered = Grammar(root: .object([
         GrammarField(name: "a", value: .integer(minimum: nil, maximum: nil), isOptional: true),
         GrammarField(name: "b", value: .integer(minimum: nil, maximum: nil)),

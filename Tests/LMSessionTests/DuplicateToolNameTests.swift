@@ -20,6 +20,11 @@ struct DuplicateToolNameTests {
         }
         #expect(LanguageModelSession.DuplicateToolNameError(name: "get_weather", count: 2).errorDescription
                     == "2 tools are named \"get_weather\"; each tool of a session needs its own name.")
+        // Printed, as `print(error)` does, it reads as the same sentence rather than a struct dump.
+        #expect(String(describing: LanguageModelSession.DuplicateToolNameError(name: "get_weather", count: 2))
+                    == "2 tools are named \"get_weather\"; each tool of a session needs its own name.")
+        #expect(String(describing: LanguageModelSession.ToolCallRoundLimitError(limit: 0, toolCalls: []))
+                    == "The model asked for more than 0 tool-calling rounds in one request (refused: ).")
         #expect(session.transcript == before)
         #expect(proxy.requests.isEmpty && local.requests.isEmpty)
     }

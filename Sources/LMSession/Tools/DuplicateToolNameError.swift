@@ -6,7 +6,7 @@ extension LanguageModelSession {
     /// (or by the model call whose profile or dynamic instructions gave the tools), before the prompt joins the
     /// transcript and before any model work. Not in Apple's API, which documents no check (its initialiser does
     /// not throw either).
-    public struct DuplicateToolNameError: Swift.Error, LocalizedError, Sendable, Equatable {
+    public struct DuplicateToolNameError: Swift.Error, LocalizedError, CustomDebugStringConvertible, Sendable, Equatable {
         /// The name given to more than one tool (the first such name, in the tools' order).
         public var name: String
         /// How many of the tools have it.
@@ -20,6 +20,9 @@ extension LanguageModelSession {
         public var errorDescription: String? {
             "\(count) tools are named \"\(name)\"; each tool of a session needs its own name."
         }
+
+        /// The sentence of ``errorDescription``, so that `print(error)` and `"\(error)"` read as one.
+        public var debugDescription: String { errorDescription ?? "DuplicateToolNameError" }
 
         /// The first name that more than one of `tools` has, as an error; nil when every name is unique.
         static func check(_ tools: [any Tool]) -> DuplicateToolNameError? {

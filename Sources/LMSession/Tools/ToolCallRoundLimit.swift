@@ -16,7 +16,7 @@ extension LanguageModelSession {
     /// The model kept calling tools: it asked for a round beyond ``LanguageModelSession/maximumToolCallRounds``.
     /// The request ends, those calls are not run, and the transcript is rolled back to before the request.
     /// Not in Apple's API.
-    public struct ToolCallRoundLimitError: Swift.Error, LocalizedError, Sendable {
+    public struct ToolCallRoundLimitError: Swift.Error, LocalizedError, CustomDebugStringConvertible, Sendable {
         /// The limit in force (rounds that did run).
         public var limit: Int
         /// The calls the model asked for in the round that was refused.
@@ -31,5 +31,8 @@ extension LanguageModelSession {
             let names = toolCalls.map(\.toolName).joined(separator: ", ")
             return "The model asked for more than \(limit) tool-calling rounds in one request (refused: \(names))."
         }
+
+        /// The sentence of ``errorDescription``, so that `print(error)` and `"\(error)"` read as one.
+        public var debugDescription: String { errorDescription ?? "ToolCallRoundLimitError" }
     }
 }

@@ -132,11 +132,20 @@ extension ModelConfig {
                             reason: "value heads of another size than key heads (\(d.headDim)) are not implemented"))
         }
         d.normEps = try r.float(arch.norm == .rms ? "attention.layer_norm_rms_epsilon" : "attention.layer_norm_epsilon")
-        let valid = d.nLayer > 0 && d.nEmbd > 0 && d.nHead > 0 && d.nKVHead > 0 && d.nHead % d.nKVHead == 0
-            && d.headDim > 0 && d.headDim % 2 == 0 && d.nFF > 0 && d.contextLength > 0
-            && d.nLayer <= 1024 && d.nEmbd <= 1 << 16 && d.headDim <= 1024 && d.nHead <= 1024 && d.nFF <= 1 << 20
-        guard valid else {
-            throw .invalidHyperparameters("\(name): layers \(d.nLayer), n_embd \(d.nEmbd), n_ff \(d.nFF), heads \(d.nHead)/\(d.nKVHead), head_dim \(d.headDim), context \(d.contextLength)")
+        // The first rule broken is named, with the values it read.
+        let rules: [(holds: Bool, rule: String)] = [
+            (d.nLayer > 0 && d.nLayer <= 1024, "block_count must be 1...1024"),
+            (d.nEmbd > 0 && d.nEmbd <= 1 << 16, "embedding_length must be 1...65536"),
+            (d.nHead > 0 && d.nHead <= 1024, "attention.head_count must be 1...1024"),
+            (d.nKVHead > 0, "attention.head_count_kv must be positive"),
+            (d.nKVHead > 0 && d.nHead % d.nKVHead == 0, "\(d.nHead) query heads are not a multiple of \(d.nKVHead) KV heads (attention.head_count_kv)"),
+            (d.headDim > 0 && d.headDim % 2 == 0 && d.headDim <= 1024,
+             "the head size (attention.key_length, or embedding_length / head_count) must be even and 2...1024"),
+            (d.nFF > 0 && d.nFF <= 1 << 20, "feed_forward_length must be 1...1048576"),
+            (d.contextLength > 0, "context_length must be positive"),
+        ]
+        if let broken = rules.first(where: { !$0.holds }) {
+            throw .invalidHyperparameters("\(name): \(broken.rule) (layers \(d.nLayer), n_embd \(d.nEmbd), n_ff \(d.nFF), heads \(d.nHead)/\(d.nKVHead), head_dim \(d.headDim), context \(d.contextLength))")
         }
         // NaN or non-positive constants would load but only ever produce NaN logits.
         guard d.normEps.isFinite, d.normEps > 0 else { throw .invalidHyperparameters("\(name) norm epsilon = \(d.normEps)") }

@@ -70,6 +70,24 @@ struct ArchitectureRejectionTests {
         }
     }
 
+    @Test("hyperparameters that cannot describe a model are refused naming the rule broken", arguments: [
+        ("kv", "4 query heads are not a multiple of 3 KV heads (attention.head_count_kv)"),
+        ("layers", "block_count must be 1...1024"),
+    ])
+    func invalidHyperparameters(change: String, rule: String) {
+        var m = Self.llama
+        if change == "kv" { m.nKVHead = 3 } else { m.nLayer = 0 }
+        do {
+            _ = try m.load()
+            Issue.record("loaded")
+        } catch let error as ModelLoadError {
+            guard case let .invalidHyperparameters(text) = error else { Issue.record("\(error)"); return }
+            #expect(text.contains(rule), "\(text)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test("an architecture LMSession does not run is named")
     func unknownArchitecture() throws {
         var m = TinyModel(name: "mamba", architecture: "mamba", seed: 1)
