@@ -37,7 +37,7 @@ public enum GGUFError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .badMagic(found): "not a GGUF file: magic 0x\(String(found, radix: 16)) at offset 0"
         case let .unsupportedVersion(v): "unsupported GGUF version \(v) at offset 4 (supported: 2, 3)"
         case let .truncated(what, offset, needed): "\(what): \(needed) bytes needed at offset \(offset), beyond end of file"
-        case let .countTooLarge(what, count, offset): "\(what): count \(count) at offset \(offset) exceeds the bytes left in the file"
+        case let .countTooLarge(what, count, offset): "\(what): count \(count) at offset \(offset) exceeds the bytes left in the file (the file is cut short, or the count is corrupt)"
         case let .unknownValueType(key, typeID, offset): "key \"\(key)\": unknown value type \(typeID) at offset \(offset)"
         case let .duplicateKey(key, offset): "duplicate key \"\(key)\" at offset \(offset)"
         case let .duplicateTensor(name, offset): "duplicate tensor \"\(name)\" at offset \(offset)"

@@ -136,6 +136,16 @@ extension GrammarMatcher {
     /// The distinct states one token leads to from `s` (tokens of ordinary string characters
     /// left out inside a free string): a walk of the token trie like the mask's.
     private func tokenTargets(from s: Int32) -> [Int32] {
+        if Int(s) < tokenTargetsCache.count, let known = tokenTargetsCache[Int(s)] { return known }
+        let targets = walkTokenTargets(from: s)
+        if Int(s) >= tokenTargetsCache.count {
+            tokenTargetsCache += [[Int32]?](repeating: nil, count: max(1024, tokenTargetsCache.count, Int(s) + 1 - tokenTargetsCache.count))
+        }
+        tokenTargetsCache[Int(s)] = targets
+        return targets
+    }
+
+    private func walkTokenTargets(from s: Int32) -> [Int32] {
         let trie = dfa.inFreeString[Int(s)] ? index.nonPlainTrie : index.fullTrie
         var targets: [Int32] = []
         searchGeneration &+= 1

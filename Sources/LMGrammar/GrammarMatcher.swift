@@ -41,6 +41,10 @@ public final class GrammarMatcher {
     /// quarter of a large schema's generation time.
     var searchMarks: [UInt32] = []
     var searchGeneration: UInt32 = 0
+    /// The states one token leads to from each DFA state the completion search expanded (nil: not
+    /// yet), kept for the rest of the generation: each step's search expands much of the last
+    /// step's neighbourhood again, and the trie walk is most of its cost.
+    var tokenTargetsCache: [[Int32]?] = []
 
     /// - Parameters:
     ///   - grammar: the compiled grammar.
@@ -98,6 +102,7 @@ public final class GrammarMatcher {
     private func limitCache() {
         guard dfa.stateCount > maxCachedStates, state >= 0 else { return }
         state = dfa.flush(keeping: state)
+        tokenTargetsCache.removeAll(keepingCapacity: true)
     }
 
     /// Writes the set of allowed next tokens: bit `i % 64` of word `i / 64` is token `i`.
