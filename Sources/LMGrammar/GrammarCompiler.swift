@@ -44,32 +44,25 @@ struct GrammarCompiler {
     private mutating func procedure(_ name: String) throws(GrammarError) -> Int32 {
         if let known = procedureOfName[name] { return known }
         guard let body = grammar.definitions[name] else { throw .undefinedReference(name) }
-        let id: Int32
-        if let same = procedureOfBody[body] {
-            id = same
-        } else {
-            id = Int32(nfa.procedures.count)
-            nfa.procedures.append(ByteNFA.Procedure(start: nfa.newState(), end: -1))
-            procedureOfBody[body] = id
-            pending.append((id, body))
-        }
+        let id = procedure(of: body)
         procedureOfName[name] = id
+        return id
+    }
+
+    /// The procedure of `body`, shared by every definition or node equal to it, queued on first use.
+    private mutating func procedure(of body: GrammarNode) -> Int32 {
+        if let same = procedureOfBody[body] { return same }
+        let id = Int32(nfa.procedures.count)
+        nfa.procedures.append(ByteNFA.Procedure(start: nfa.newState(), end: -1))
+        procedureOfBody[body] = id
+        pending.append((id, body))
         return id
     }
 
     /// `node` compiled once as a procedure (shared with an equal definition body) and called from `s`.
     mutating func called(_ node: GrammarNode, from s: Int32) -> Int32 {
-        let id: Int32
-        if let same = procedureOfBody[node] {
-            id = same
-        } else {
-            id = Int32(nfa.procedures.count)
-            nfa.procedures.append(ByteNFA.Procedure(start: nfa.newState(), end: -1))
-            procedureOfBody[node] = id
-            pending.append((id, node))
-        }
         let end = nfa.newState()
-        nfa.call(s, id, returnTo: end)
+        nfa.call(s, procedure(of: node), returnTo: end)
         return end
     }
 
