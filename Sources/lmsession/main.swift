@@ -18,7 +18,7 @@ let usage = """
       info     [--model PATH] [--kernels]
       perplexity [--model PATH] --file F [--context 512] [--threads N]
       bench    [--model PATH] [--threads N] [--prompt-tokens 512] [--gen-tokens 128] [--depth 1] [--repetitions 3] [--json]
-               [--sessions N]  (N concurrent sequences batched on one model; --prompt-tokens 128 --gen-tokens 128 by default)
+               [--sessions N]  (N concurrent sequences, at most 256, batched on one model; --prompt-tokens 128 --gen-tokens 128 by default)
       bench    --shared-instructions [--model PATH] [--threads N] [--instructions-tokens 320] [--repetitions 3]
                (time to first token of a second session with the same instructions, at least N tokens of them, against the first's)
       bench    --memory-bandwidth [--threads N] [--repetitions 5] [--json]  (read bandwidth over a 1 GiB buffer, GB/s)

@@ -32,9 +32,10 @@ struct CommandLineErrorTests {
         #expect(missing == "error: file not found: /nonexistent/s.json\n")
     }
 
-    @Test("chat checks its options before loading", arguments: [
+    @Test("chat and bench check their options before loading", arguments: [
         (["chat", "--max-tokens", "-3"], "--max-tokens must be at least 0"),
         (["chat", "--tool-calling", "required"], "--tool-calling needs --tools demo"),
+        (["bench", "--sessions", "100000"], "--sessions must be between 1 and 256"),
     ])
     func chatChecksItsOptionsFirst(_ arguments: [String], _ message: String) throws {
         let (status, output) = try CommandLineVocabularyTests.run(arguments + ["--model", "/nonexistent/model.gguf"])

@@ -14,9 +14,14 @@ import LMTransformer
 /// `ttft_ms_p50` (median time from the common start to a sequence's first token, its prompt
 /// prefilled in chunks between the others').
 enum SessionsBench {
+    /// Most sequences one benchmark batches.
+    static let maxSessions = 256
+
     static func run(_ a: CommandLineArguments, sessions: Int) throws(CLIError) {
         let pp = try a.int("prompt-tokens") ?? 128, tg = try a.int("gen-tokens") ?? 128
         guard sessions > 0, pp > 0, tg > 0 else { throw .usage("--sessions and token counts must be positive") }
+        // Each sequence holds a KV cache of its whole context: 100,000 of them asked for terabytes.
+        guard sessions <= maxSessions else { throw .usage("--sessions must be between 1 and \(maxSessions)") }
         let model = try ModelLocator.load(a.string("model"))
         let threads = try a.threads()
         let scheduler: BatchScheduler
