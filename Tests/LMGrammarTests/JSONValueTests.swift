@@ -118,6 +118,10 @@ struct GrammarJSONSchemaTests {
         (#"{"type":"array","contains":{"type":"integer"},"maxContains":2}"#, "maxContains", "/maxContains"),
         (#"{"type":"string","pattern":"a(?=b)"}"#, "pattern", "/pattern"),
         (#"{"oneOf":[{"type":"array"},{"type":"array","items":{"type":"integer"}}]}"#, "oneOf", ""),
+        // Sizes over the state budget name their keyword rather than the automaton's size.
+        (#"{"type":"array","items":{"type":"string"},"maxItems":1000000}"#, "maxItems", "/maxItems"),
+        (#"{"properties":{"a":{"type":"array","minItems":200000}}}"#, "minItems", "/properties/a/minItems"),
+        ("{\"enum\":[" + (0..<100_000).map { "\"value-\($0)\"" }.joined(separator: ",") + "]}", "enum", "/enum"),
     ])
     func unsupported(schema: String, keyword: String, path: String) {
         #expect {

@@ -128,6 +128,9 @@ struct Flat {
     var arrays: [ArrayClause] = []
     var minItems = 0
     var maxItems: Int?
+    /// The pointers of the keywords that set `minItems` and `maxItems`.
+    var minItemsPath = ""
+    var maxItemsPath = ""
     var uniqueItems = false
     var uniquePath = ""
     var contains: [ContainsClause] = []
@@ -169,7 +172,9 @@ struct Flat {
         f.forbiddenPatterns += o.forbiddenPatterns
         f.arrays += o.arrays
         f.minItems = max(minItems, o.minItems)
+        if o.minItems > minItems { f.minItemsPath = o.minItemsPath }
         f.maxItems = [maxItems, o.maxItems].compactMap { $0 }.min()
+        if let theirs = o.maxItems, theirs < maxItems ?? .max { f.maxItemsPath = o.maxItemsPath }
         if o.uniqueItems, !uniqueItems { f.uniqueItems = true; f.uniquePath = o.uniquePath }
         f.contains += o.contains
         f.objects += o.objects

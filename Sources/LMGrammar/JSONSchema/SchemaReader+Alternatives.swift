@@ -160,12 +160,12 @@ extension SchemaReader {
             base.kinds.remove(.array)
             if b.minItems > 0 {
                 var f = only(.array)
-                f.maxItems = min(a.maxItems ?? .max, b.minItems - 1)
+                if b.minItems - 1 < a.maxItems ?? .max { (f.maxItems, f.maxItemsPath) = (b.minItems - 1, b.minItemsPath) }
                 pieces.append(f)
             }
             if let hi = b.maxItems {
                 var f = only(.array)
-                f.minItems = max(a.minItems, hi + 1)
+                if hi + 1 > a.minItems { (f.minItems, f.minItemsPath) = (hi + 1, b.maxItemsPath) }
                 pieces.append(f)
             }
         }

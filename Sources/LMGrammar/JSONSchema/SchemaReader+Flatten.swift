@@ -63,6 +63,14 @@ extension SchemaReader {
                 flat.typed = true
             case "enum":
                 guard case let .array(values, _) = v else { throw .invalidSchema(path: at.path, reason: "enum must be an array") }
+                // One automaton state per byte of the values: refused here with its pointer rather than as
+                // an automaton over the state budget.
+                var bytes = 0
+                for value in values { bytes += value.compactText.utf8.count }
+                if bytes > options.maxStates {
+                    throw .unsupportedKeyword(path: at.path, keyword: "enum", reason:
+                        "\(values.count) values of \(bytes) bytes in all take a state per byte, above GrammarOptions.maxStates (\(options.maxStates))")
+                }
                 flat = flat.merging(literalFlat(values, path: l.path))
             case "const":
                 flat = flat.merging(literalFlat([v], path: l.path))
@@ -117,10 +125,12 @@ extension SchemaReader {
             case "unevaluatedItems":
                 if l.json["items"] == nil, l.json["additionalItems"] == nil { array.rest = at; hasArray = true }
             case "minItems":
-                flat.minItems = max(flat.minItems, try count(v, at: at))
+                let n = try count(v, at: at)
+                if n > flat.minItems { (flat.minItems, flat.minItemsPath) = (n, at.path) }
                 flat.constrainedKinds.formUnion(.array)
             case "maxItems":
-                flat.maxItems = min(flat.maxItems ?? .max, try count(v, at: at))
+                let n = try count(v, at: at)
+                if n < flat.maxItems ?? .max { (flat.maxItems, flat.maxItemsPath) = (n, at.path) }
                 flat.constrainedKinds.formUnion(.array)
             case "uniqueItems":
                 if v == .bool(true), !flat.uniqueItems { flat.uniqueItems = true; flat.uniquePath = at.path }

@@ -152,6 +152,14 @@ extension SchemaReader {
             hi = min(hi ?? 1, 1)
             if prefix.count > 1 { prefix = Array(prefix.prefix(1)) }
         }
+        // Every position up to the bound is spelt out (a few states each, the item a call when large):
+        // refused here with its keyword rather than as an automaton over the state budget.
+        let spelt = item == nil ? 0 : max(lo, hi ?? 0)
+        if spelt > options.maxStates / 5 {
+            let (keyword, path) = (hi ?? 0) >= lo ? ("maxItems", f.maxItemsPath) : ("minItems", f.minItemsPath)
+            throw .unsupportedKeyword(path: path, keyword: keyword, reason:
+                "\(spelt) array positions are each spelt out in the automaton, above the \(options.maxStates / 5) that fit GrammarOptions.maxStates (\(options.maxStates))")
+        }
         return .array(ArrayGrammar(prefix: prefix, item: item, minCount: lo, maxCount: hi))
     }
 
