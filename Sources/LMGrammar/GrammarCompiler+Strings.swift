@@ -47,6 +47,16 @@ extension GrammarCompiler {
 
     /// The content automaton of constrained strings: canonical content (or the patterns), times a
     /// character counter, times the exclusion of listed values.
+    /// The canonical string content matching one of `alternatives` (JSON Schema search semantics), as an
+    /// automaton of its own: a part to intersect, or what `PatternMatcher` runs.
+    func patternContent(_ alternatives: [String]) throws(GrammarError) -> ByteNFA {
+        var p = scratch()
+        let start = p.nfa.newState()
+        p.nfa.start = start
+        p.nfa.accept = try p.searchPattern(alternatives, canonical: true, from: start)
+        return p.nfa
+    }
+
     private func constrainedContent(_ c: StringGrammar) throws(GrammarError) -> ByteNFA {
         var parts: [ByteNFA] = []
         if c.patterns.isEmpty {
@@ -56,13 +66,7 @@ extension GrammarCompiler {
             base.nfa.accept = base.canonicalContent(from: start)
             parts.append(base.nfa)
         }
-        for alternatives in c.patterns {
-            var p = scratch()
-            let start = p.nfa.newState()
-            p.nfa.start = start
-            p.nfa.accept = try p.searchPattern(alternatives, canonical: true, from: start)
-            parts.append(p.nfa)
-        }
+        for alternatives in c.patterns { parts.append(try patternContent(alternatives)) }
         if c.minLength > 0 || c.maxLength != nil {
             let hi = c.maxLength.map { min($0, options.maxStringLength) }
             if let hi, hi < c.minLength { throw .emptyLanguage("string length \(c.minLength)...\(hi)") }
@@ -73,11 +77,7 @@ extension GrammarCompiler {
         if !c.excluded.isEmpty { parts.append(ContentAutomata.excluding(c.excluded.map { Array(JSONText.quoted($0).dropFirst().dropLast()) })) }
         for pattern in c.forbidden {
             // Complemented over all bytes; the canonical content or pattern in parts[0] keeps it to JSON.
-            var p = scratch()
-            let start = p.nfa.newState()
-            p.nfa.start = start
-            p.nfa.accept = try p.searchPattern([pattern], canonical: true, from: start)
-            parts.append(try p.nfa.complement(maxStates: options.maxStates))
+            parts.append(try patternContent([pattern]).complement(maxStates: options.maxStates))
         }
         var result = parts[0]
         for part in parts.dropFirst() { result = try result.intersection(part, maxStates: options.maxStates) }

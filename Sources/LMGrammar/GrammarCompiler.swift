@@ -15,8 +15,8 @@ struct GrammarCompiler {
     private var procedureOfBody: [GrammarNode: Int32] = [:]
     /// Procedures whose bodies are still to compile.
     private var pending: [(procedure: Int32, body: GrammarNode)] = []
-    /// The states each large node took when written in place (those above `Grammar.defaultCopyLimit`).
-    private var sizeOfLargeNode: [GrammarNode: Int] = [:]
+    /// Nodes that took more than `Grammar.defaultCopyLimit` states when written in place.
+    private var largeNodes: Set<GrammarNode> = []
     /// The procedure of any value nested at most `depth` deep, by depth.
     private var anyValueProcedures: [Int: Int32] = [:]
 
@@ -52,11 +52,16 @@ struct GrammarCompiler {
     /// The procedure of `body`, shared by every definition or node equal to it, queued on first use.
     private mutating func procedure(of body: GrammarNode) -> Int32 {
         if let same = procedureOfBody[body] { return same }
-        let id = Int32(nfa.procedures.count)
-        nfa.procedures.append(ByteNFA.Procedure(start: nfa.newState(), end: -1))
+        let id = newProcedure()
         procedureOfBody[body] = id
         pending.append((id, body))
         return id
+    }
+
+    /// A procedure with a fresh start state and no end yet.
+    private mutating func newProcedure() -> Int32 {
+        nfa.procedures.append(ByteNFA.Procedure(start: nfa.newState(), end: -1))
+        return Int32(nfa.procedures.count - 1)
     }
 
     /// `node` compiled once as a procedure (shared with an equal definition body) and called from `s`.
@@ -82,10 +87,10 @@ struct GrammarCompiler {
         case .reference, .anyValue, .boolean, .null:
             return try written(node, from: s)
         default:
-            if sizeOfLargeNode[node] != nil { return called(node, from: s) }
+            if largeNodes.contains(node) { return called(node, from: s) }
             let before = nfa.count
             let end = try written(node, from: s)
-            if nfa.count - before > Grammar.defaultCopyLimit { sizeOfLargeNode[node] = nfa.count - before }
+            if nfa.count - before > Grammar.defaultCopyLimit { largeNodes.insert(node) }
             return end
         }
     }
@@ -176,11 +181,9 @@ struct GrammarCompiler {
         if let known = anyValueProcedures[depth] {
             id = known
         } else {
-            id = Int32(nfa.procedures.count)
-            let start = nfa.newState()
-            nfa.procedures.append(ByteNFA.Procedure(start: start, end: -1))
+            id = newProcedure()
             anyValueProcedures[depth] = id
-            nfa.procedures[Int(id)].end = try anyValueBody(depth: depth, from: start)
+            nfa.procedures[Int(id)].end = try anyValueBody(depth: depth, from: nfa.procedures[Int(id)].start)
         }
         let end = nfa.newState()
         nfa.call(s, id, returnTo: end)

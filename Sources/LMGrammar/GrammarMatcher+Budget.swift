@@ -138,9 +138,7 @@ extension GrammarMatcher {
     private func tokenTargets(from s: Int32) -> [Int32] {
         if Int(s) < tokenTargetsCache.count, let known = tokenTargetsCache[Int(s)] { return known }
         let targets = walkTokenTargets(from: s)
-        if Int(s) >= tokenTargetsCache.count {
-            tokenTargetsCache += [[Int32]?](repeating: nil, count: max(1024, tokenTargetsCache.count, Int(s) + 1 - tokenTargetsCache.count))
-        }
+        tokenTargetsCache.grow(toHold: Int(s), filling: nil)
         tokenTargetsCache[Int(s)] = targets
         return targets
     }
@@ -165,7 +163,7 @@ extension GrammarMatcher {
                 continue
             }
             if trie.token[i] != -1 {
-                if Int(t) >= searchMarks.count { searchMarks += [UInt32](repeating: 0, count: max(1024, searchMarks.count, Int(t) + 1 - searchMarks.count)) }
+                searchMarks.grow(toHold: Int(t), filling: 0)
                 if searchMarks[Int(t)] != searchGeneration {
                     searchMarks[Int(t)] = searchGeneration
                     targets.append(t)
@@ -175,5 +173,14 @@ extension GrammarMatcher {
             i += 1
         }
         return targets
+    }
+}
+
+extension Array {
+    /// Grows the array, by doubling (at least 1024 elements), until `index` is in it; new elements are `filling`.
+    /// For arrays indexed by DFA state, which the lazy DFA adds as a walk goes.
+    mutating func grow(toHold index: Int, filling: Element) {
+        guard index >= count else { return }
+        append(contentsOf: repeatElement(filling, count: Swift.max(1024, count, index + 1 - count)))
     }
 }

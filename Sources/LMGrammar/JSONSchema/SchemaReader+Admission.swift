@@ -81,11 +81,7 @@ final class PatternMatcher {
     static let complementLimit = 10_000
 
     init(_ pattern: String, options: GrammarOptions) throws(GrammarError) {
-        var compiler = GrammarCompiler(grammar: Grammar(root: .null), options: options)
-        let start = compiler.nfa.newState()
-        compiler.nfa.start = start
-        compiler.nfa.accept = try compiler.searchPattern([pattern], canonical: true, from: start)
-        nfa = compiler.nfa
+        nfa = try GrammarCompiler(grammar: Grammar(root: .null), options: options).patternContent([pattern])
     }
 
     func matches(_ s: String) -> Bool {
