@@ -58,8 +58,24 @@ do {
     try command(argv.dropFirst(2))
 } catch {
     printError("error: \(error)")
-    if case .usage = error { printError("\n\(usage)") }
+    if case .usage = error { printError("\n\(commandUsage(argv[1]))") }
     exit(error.isUsage ? 2 : 1)
+}
+
+/// The usage lines of `command` (each form of it with its continuation lines) and where the rest is:
+/// after a usage error, the whole help would bury the error.
+func commandUsage(_ command: String) -> String {
+    var lines: [Substring] = [], inCommand = false
+    for line in usage.split(separator: "\n", omittingEmptySubsequences: false) {
+        let words = line.split(separator: " ")
+        if line.hasPrefix("  "), !line.hasPrefix("   ") {
+            inCommand = words.first.map { $0 == command } ?? false
+        } else if !line.hasPrefix("   ") {
+            inCommand = false
+        }
+        if inCommand { lines.append(line) }
+    }
+    return "usage:\n" + lines.joined(separator: "\n") + "\n(lmsession --help lists every command)"
 }
 
 extension CLIError {

@@ -43,6 +43,24 @@ struct CommandLineErrorTests {
         #expect(output.hasPrefix("error: usage error: \(message)"), "\(output)")
     }
 
+    /// After a usage error the command's own usage follows, not the whole help (which buried the error).
+    @Test("a usage error is followed by the usage of its command alone", arguments: [
+        (["bench", "--sessions", "0"], "bench    --memory-bandwidth"),
+        (["generate", "--threads", "0", "Hi"], "generate --schema FILE.json"),
+        (["perplexity", "--context"], "perplexity [--model PATH] --file F"),
+    ])
+    func usageErrorsShowTheirCommand(_ arguments: [String], _ usageLine: String) throws {
+        let (status, output) = try CommandLineVocabularyTests.run(arguments)
+        #expect(status == 2, "\(output)")
+        #expect(output.contains("usage:\n"), "\(output)")
+        #expect(output.contains(usageLine), "\(output)")
+        #expect(output.hasSuffix("(lmsession --help lists every command)\n"), "\(output)")
+        for other in ["chat     [--model", "tokenize [--model", "info     [--model", "perplexity [--model", "bench    [--model",
+                      "generate [--model", "With no --model"] where !usageLine.hasPrefix(other.prefix(8)) {
+            #expect(!output.contains(other), "\(other) in \(output)")
+        }
+    }
+
     @Test func helpAfterACommandPrintsTheUsage() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--help"])
         #expect(status == 0, "\(output)")
