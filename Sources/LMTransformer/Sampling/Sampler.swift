@@ -77,14 +77,19 @@ public struct Sampler: Sendable {
     /// at temperature 1, the temperature applied last). Returns the candidate count or `-(token + 1)`.
     private mutating func filter(_ source: LogitSource) -> Int {
         let p = parameters
-        guard let (best, bestValue) = source.argmax() else { return -(Self.argmax(source.logits) + 1) }
-        if p.isGreedy { return -(best + 1) }
-        var n: Int
-        if let k = p.topK, k > 0 {
+        var n: Int, bestValue: Float
+        if !p.isGreedy, let k = p.topK, k > 0 {
+            // The top-k scan finds the best logit too (the first candidate): one pass over the
+            // vocabulary, not two. No candidate means no allowed token, as argmax's nil.
             n = selectTopK(source, k)
+            guard n > 0 else { return -(Self.argmax(source.logits) + 1) }
+            bestValue = values[Int(order[0])]
             weigh(best: bestValue, scale: 1)
             n = applyTopP(sortedCount: n)
         } else {
+            guard let (best, value) = source.argmax() else { return -(Self.argmax(source.logits) + 1) }
+            if p.isGreedy { return -(best + 1) }
+            bestValue = value
             // Tokens more than 30 nats (at the temperature, when above 1) below the best weigh
             // less than e^-30 each; they are left out of the normaliser and the draw.
             gather(source, atLeast: bestValue - 30 * max(p.temperature, 1))
