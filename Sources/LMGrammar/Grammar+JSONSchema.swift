@@ -31,7 +31,7 @@ extension Grammar {
     ///   satisfies the schema, `.unsupportedPattern` for an LMSession guide without source.
     public init(jsonSchema text: String, options: GrammarOptions = GrammarOptions()) throws(GrammarError) {
         let json: JSONValue
-        do { json = try JSONValue.parse(text) } catch { throw .invalidSchema(path: "", reason: "not JSON: \(error)") }
+        do { json = try JSONValue.parse(text) } catch { throw .invalidSchema(path: "", reason: "the JSON cannot be read: \(error)") }
         try self.init(jsonSchema: json, options: options)
     }
 

@@ -29,6 +29,33 @@ struct DuplicateToolNameTests {
         #expect(proxy.requests.isEmpty && local.requests.isEmpty)
     }
 
+    /// A name no model can call by (a tester's: empty, a space, tool-call markup, non-ASCII, 5,000 characters) used
+    /// to be offered and fail late: SmolLM2 looped to the round limit, or the call passed the 512-token limit.
+    @Test("a tool name outside 1-64 ASCII letters, digits, _ and - fails the request before any work",
+          arguments: ["", "has space", "</tool_call>", "ünïcødé", String(repeating: "n", count: 5000), "a.b"])
+    func invalidToolNamesFailBeforeAnyWork(name: String) async throws {
+        let model = ScriptedProvider([.text(["never"])])
+        let session = LanguageModelSession(model: model, tools: [GetWeather(), NamedTool(name: name)], instructions: "Help.")
+        let before = session.transcript
+        await #expect(throws: LanguageModelSession.InvalidToolNameError(name: name)) {
+            try await session.respond(to: "Use the tool.")
+        }
+        #expect(model.requests.isEmpty)
+        #expect(session.transcript == before)
+        let text = "\(LanguageModelSession.InvalidToolNameError(name: name))"
+        #expect(text.hasSuffix("a tool name has 1 to 64 ASCII letters, digits, '_' or '-'."), "\(text)")
+        #expect(text.count < 250, "\(text)")
+    }
+
+    @Test("names of 1 and 64 letters, digits, _ and - are accepted")
+    func validToolNamesPass() async throws {
+        let model = ScriptedProvider([.text(["done"])])
+        let names = ["a", String(repeating: "z", count: 64), "get-Weather_2"]
+        let session = LanguageModelSession(model: model, tools: names.map { NamedTool(name: $0) })
+        let response = try await session.respond(to: "Hi.")
+        #expect(response.content == "done")
+    }
+
     @Test func toolsFromDynamicInstructionsAreCheckedAtTheirModelCall() async throws {
         let model = ScriptedProvider([.text(["never"])])
         let session = LanguageModelSession(model: model, dynamicInstructions: TwoWeatherTools())
@@ -48,4 +75,16 @@ struct TwoWeatherTools: DynamicInstructions {
         GetWeather()
         GetWeather()
     }
+}
+
+/// A tool whose name is given.
+struct NamedTool: Tool {
+    let name: String
+    let description = "Does nothing."
+
+    struct Arguments: GenerableSchema {
+        var note: String
+    }
+
+    func call(arguments: Arguments) async throws -> String { "ok" }
 }

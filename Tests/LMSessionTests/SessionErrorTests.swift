@@ -118,6 +118,12 @@ import Testing
         let assets = SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "no model file found"))
         #expect(assets.errorDescription == "The model's assets are unavailable. no model file found")
         #expect(assets.debugDescription == "no model file found")
+        // A schema no value satisfies is not a matter of the model: the suggestion does not point to another one.
+        let empty = LanguageModelError.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription:
+            "The schema cannot be enforced: no value satisfies the grammar: no complete value is reachable"))
+        #expect(empty.recoverySuggestion == "Change the schema or guide: no value satisfies it, whichever model generates.")
+        let tooLarge = LanguageModelError.unsupportedGenerationGuide(.init(schemaName: nil, debugDescription: "schema too large"))
+        #expect(tooLarge.recoverySuggestion == "Simplify the schema or guide (a pattern, a size), or use a model that supports it.")
         let parsing = GeneratedContent.ParsingError(rawContent: "{\"a\":", debugDescription: "cut off")
         #expect(parsing.errorDescription == "The generated content could not be parsed. cut off")
     }

@@ -36,6 +36,11 @@ struct CommandLineErrorTests {
         (["chat", "--max-tokens", "-3"], "--max-tokens must be at least 0"),
         (["chat", "--tool-calling", "required"], "--tool-calling needs --tools demo"),
         (["bench", "--sessions", "100000"], "--sessions must be between 1 and 256"),
+        (["bench", "--shared-instructions", "--instructions-tokens", "999999"], "--instructions-tokens must be at most 3968"),
+        (["generate", "--schema", "s.json", "--repeat-penalty", "1.3", "Hi"], "--repeat-penalty cannot be combined with --schema"),
+        (["generate", "--schema", "s.json", "--raw", "Hi"], "--raw cannot be combined with --schema"),
+        (["generate", "--schema", "s.json", "--min-p", "0.1", "Hi"], "--min-p cannot be combined with --schema"),
+        (["generate", "--no-schema-in-prompt", "Hi"], "--no-schema-in-prompt needs --schema FILE.json"),
     ])
     func chatChecksItsOptionsFirst(_ arguments: [String], _ message: String) throws {
         let (status, output) = try CommandLineVocabularyTests.run(arguments + ["--model", "/nonexistent/model.gguf"])

@@ -36,6 +36,18 @@ struct SchemaCommandTests {
         #expect(value >= 1e20 && value.isFinite, "\(output)")
     }
 
+    @Test("--top-k 0 is off with --schema too (the usage says so): a value is generated")
+    func topKZeroIsOff() throws {
+        let path = try Self.file(#"{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":9}},"required":["n"]}"#, name: "topk0")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--schema", path, "--top-k", "0", "--seed", "3", "--max-tokens", "20", "A digit."])
+        #expect(status == 0, "\(output)")
+        let first = output.split(separator: "\n").first.map(String.init) ?? ""
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any], "\(output)")
+        let n = try #require(object["n"] as? Int, "\(output)")
+        #expect((1...9).contains(n), "\(output)")
+    }
+
     @Test("a schema too large for the context names --no-schema-in-prompt, which then generates")
     func schemaOverTheContext() throws {
         let values = (0..<2000).map { "\"choice \($0)\"" }.joined(separator: ",")

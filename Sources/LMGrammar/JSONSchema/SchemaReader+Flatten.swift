@@ -69,7 +69,7 @@ extension SchemaReader {
                 for value in values { bytes += value.compactText.utf8.count }
                 if bytes > options.maxStates {
                     throw .unsupportedKeyword(path: at.path, keyword: "enum", reason:
-                        "\(values.count) values of \(bytes) bytes in all take a state per byte, above GrammarOptions.maxStates (\(options.maxStates))")
+                        "\(values.count) value\(values.count == 1 ? "" : "s") of \(bytes) bytes in all take a state per byte, above GrammarOptions.maxStates (\(options.maxStates))")
                 }
                 flat = flat.merging(literalFlat(values, path: l.path))
             case "const":

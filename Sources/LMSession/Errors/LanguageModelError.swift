@@ -167,6 +167,8 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         case .rateLimited(let p): p.resetDate.map { "Retry after \($0)." } ?? "Retry later."
         case .guardrailViolation, .refusal: "Rephrase the prompt."
         case .unsupportedCapability, .unsupportedTranscriptContent: "Use a model that supports it, or change the request."
+        case .unsupportedGenerationGuide(let c) where c.debugDescription.contains("no value satisfies"):
+            "Change the schema or guide: no value satisfies it, whichever model generates."
         case .unsupportedGenerationGuide: "Simplify the schema or guide (a pattern, a size), or use a model that supports it."
         case .unsupportedLanguageOrLocale: "Use a supported language."
         case .timeout: "Retry, or raise the model's timeout."

@@ -247,8 +247,8 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
     /// and the activation callbacks of a profile change), checks the model and the budget (unless the
     /// model checks it on the tokens it renders), runs `onPrompt` before the first call, and starts it.
     /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` for an unavailable model (with the cause the
-    ///   model gives, ``LanguageModelDetails/unavailabilityDescription``), ``LanguageModelSession/DuplicateToolNameError`` for tools that
-    ///   share a name, what ``checkCapabilities(_:)`` and `validate()` throw, ``LanguageModelError/contextSizeExceeded(_:)`` when the
+    ///   model gives, ``LanguageModelDetails/unavailabilityDescription``), ``LanguageModelSession/InvalidToolNameError`` for a tool
+    ///   name no model can call by, ``LanguageModelSession/DuplicateToolNameError`` for tools that share a name, what ``checkCapabilities(_:)`` and `validate()` throw, ``LanguageModelError/contextSizeExceeded(_:)`` when the
     ///   request's input alone needs more tokens than the context holds, and what the profile's callbacks throw.
     private func startStep() async throws {
         let call = session.setUpNextCall(activating: true)
@@ -261,6 +261,7 @@ final class ResponseRun<Content: Generable>: @unchecked Sendable {
         try checkAvailability(of: model)
         try checkCapabilities(model.capabilities)
         tools = call.tools
+        if let invalid = LanguageModelSession.InvalidToolNameError.check(tools) { throw invalid }
         if let duplicate = LanguageModelSession.DuplicateToolNameError.check(tools) { throw duplicate }
         try checkSchemasBuilt()
         if let instructions = call.instructions { base.setInstructions(instructions) }

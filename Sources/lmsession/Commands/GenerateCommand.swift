@@ -14,7 +14,15 @@ enum GenerateCommand {
         if given("raw"), given("image") || given("mmproj") {
             throw .usage("--raw cannot be combined with --image (the image is placed by the chat template)")
         }
-        if given("schema") { return try SchemaGeneration.run(args) }
+        if given("schema") {
+            // Options of plain generation that guided generation has no use for: named, not "unknown".
+            let plainOnly = SamplingOptions.valueOptions.union(["raw"]).subtracting(SchemaGeneration.valueOptions)
+            for option in plainOnly.sorted() where given(option) {
+                throw .usage("--\(option) cannot be combined with --schema")
+            }
+            return try SchemaGeneration.run(args)
+        }
+        if given("no-schema-in-prompt") { throw .usage("--no-schema-in-prompt needs --schema FILE.json") }
         if given("image") { return try ImageGeneration.run(args) }
         if given("mmproj") {
             throw .usage("generate --mmproj needs --image FILE (the image the vision model reads)")

@@ -25,9 +25,16 @@ enum PrefixCacheBench {
         "Keep code samples short, complete, and runnable, with the language named.",
     ]
 
+    /// Most instruction tokens a round may ask for: with the prompt and the first answer token they fit the
+    /// 4096-token context of the sessions measured.
+    static let maxInstructionTokens = 3968
+
     static func run(_ a: CommandLineArguments) throws(CLIError) {
         let target = try a.int("instructions-tokens") ?? 320, reps = try a.int("repetitions") ?? 3
         guard target > 0, reps > 0 else { throw .usage("--instructions-tokens and --repetitions must be positive") }
+        guard target <= maxInstructionTokens else {
+            throw .usage("--instructions-tokens must be at most \(maxInstructionTokens) (the instructions and a prompt must fit a session's 4096-token context)")
+        }
         let threads = try a.threads()
         let path = ModelLocator.path(a.string("model"))
         guard FileManager.default.fileExists(atPath: path) else {

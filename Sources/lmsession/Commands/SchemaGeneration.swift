@@ -61,7 +61,7 @@ enum SchemaGeneration {
         }
     }
 
-    /// `--greedy`; `--top-p P` (nucleus); `--top-k K` or `--seed S` (top-k, K default 40);
+    /// `--greedy`; `--top-p P` (nucleus); `--top-k K` or `--seed S` (top-k, K default 40; 0: off);
     /// `--temperature T`; `--max-tokens N`. Nothing given: the session's default sampling.
     /// Ranges are checked by `GenerationOptions.validate()`, the check every request makes.
     static func generationOptions(_ a: CommandLineArguments) throws(CLIError) -> GenerationOptions {
@@ -74,6 +74,9 @@ enum SchemaGeneration {
         } else if let topP {
             guard topK == nil else { throw .usage("--top-p and --top-k cannot be combined with --schema") }
             sampling = .random(probabilityThreshold: Double(topP), seed: seed)
+        } else if topK == 0 {
+            // As in plain generation, top-k 0 is off: the whole distribution (a nucleus of probability 1).
+            sampling = .random(probabilityThreshold: 1, seed: seed)
         } else if topK != nil || seed != nil {
             sampling = .random(top: topK ?? 40, seed: seed)
         } else {
