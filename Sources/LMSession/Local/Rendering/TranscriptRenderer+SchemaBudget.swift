@@ -4,7 +4,9 @@ extension TranscriptRenderer {
     /// - Throws: ``LanguageModelError/contextSizeExceeded(_:)`` when the prompt does not fit; its description
     ///   names the schema as the cause when the prompt without it fits (a 1,000,000-value enum, a schema
     ///   of thousands of tokens), with the remedies: `includeSchemaInPrompt: false` (the grammar still
-    ///   enforces the schema), a larger context, a smaller schema. What ``promptTokens(for:)`` throws otherwise.
+    ///   enforces the schema), a larger context, a smaller schema; also when the transcript's text alone is too
+    ///   long for the template to render (``textTokensPastOutputLimit(_:)``) and more than
+    ///   `contextSize` tokens. What ``promptTokens(for:)`` throws otherwise.
     func promptTokens(for request: LanguageModelRequest, contextSize: Int) throws(LanguageModelError) -> [Int] {
         let tokens: [Int]
         do {
@@ -14,6 +16,12 @@ extension TranscriptRenderer {
                 throw .contextSizeExceeded(.init(contextSize: contextSize, tokenCount: 0, debugDescription:
                     "The response schema, described in the prompt, makes the prompt too long to render (\(error.debugDescription)); "
                     + "without it the prompt takes \(withoutSchema) tokens. \(Self.schemaRemedy)"))
+            }
+            let (messages, tools) = messages(for: request)
+            if let text = textTokensPastOutputLimit(messages),
+               let markers = (try? render(Self.emptied(messages), tools: tools, addGenerationPrompt: true)).map({ count($0) }),
+               text + markers > contextSize {
+                throw .contextSizeExceeded(needed: text + markers, contextSize: contextSize)
             }
             throw error
         }

@@ -152,6 +152,8 @@ package struct TranscriptRenderer: Sendable {
             do {
                 return try marginalCount(messages, tools: tools)
             } catch {
+                if let text = textTokensPastOutputLimit(messages),
+                   let markers = try? marginalCount(Self.emptied(messages), tools: tools) { return text + markers }
                 throw Self.refused(Transcript(entries: entries), error)
             }
         case .tools(let definitions):
@@ -293,7 +295,7 @@ package struct TranscriptRenderer: Sendable {
     }
 
     /// Tokens of a rendering of `messages` (their images included; each was measured before).
-    private func count(_ rendered: Rendered, _ messages: [PromptMessage] = []) -> Int {
+    func count(_ rendered: Rendered, _ messages: [PromptMessage] = []) -> Int {
         let images = messages.flatMap(\.images)
         return images.isEmpty ? tokenize(rendered).count : ((try? tokenize(rendered, images: images).count) ?? tokenize(rendered).count)
     }
