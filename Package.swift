@@ -82,7 +82,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "LMJinjaTests", dependencies: ["LMJinja", "TestSupport"], exclude: ["Reference", "make_expected.py"]),
         // Runs the built `lmsession` binary (built with the tests), so it imports no module of it.
-        .testTarget(name: "lmsessionTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "lmsessionTests", dependencies: ["LMSession", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["LMGeneration", "LMGGUF"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

@@ -40,6 +40,15 @@ struct CommandLineArguments {
         }
     }
 
+    /// The options and switches given, by name.
+    var given: Set<String> { switches.union(values.keys) }
+
+    /// A usage error naming the options given that `mode` does not take (rather than ignoring them).
+    func only(_ accepted: Set<String>, in mode: String) throws(CLIError) {
+        let extra = given.subtracting(accepted).sorted()
+        if !extra.isEmpty { throw .usage("\(mode) does not take " + extra.map { "--" + $0 }.joined(separator: ", ")) }
+    }
+
     /// The value of `--name`, the last when it was given more than once.
     func string(_ name: String) -> String? { values[name]?.last }
 

@@ -1,17 +1,20 @@
 import Foundation
 import LMGGUF
+import LMSession
 import LMTokenizer
 import LMTransformer
 
 /// Finds and loads the model a command runs on.
 enum ModelLocator {
-    static let defaultFile = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-    /// `--model PATH`, else `$LMSESSION_MODEL`, else `Models/<default>` under the current directory.
+    /// `--model PATH`, else the library's default model (``SystemLanguageModel/defaultModelPath(environment:)``:
+    /// `$LMSESSION_MODEL`, else `Models/<default>` under the current directory, the executable's directory or
+    /// its parents), else the first place it looked, for the error to name.
     static func path(_ explicit: String?) -> String {
         if let explicit { return explicit }
-        if let env = ProcessInfo.processInfo.environment["LMSESSION_MODEL"], !env.isEmpty { return env }
-        return "Models/" + defaultFile
+        switch SystemLanguageModel.defaultModelPath() {
+        case .success(let found): return found
+        case .failure: return SystemLanguageModel.defaultModelCandidates().first ?? "Models/" + SystemLanguageModel.defaultModelFile
+        }
     }
 
     static func load(_ explicit: String?) throws(CLIError) -> TransformerModel {
@@ -40,7 +43,8 @@ enum ModelLocator {
         let p = path(explicit)
         guard FileManager.default.fileExists(atPath: p) else {
             if explicit == nil {
-                throw .failed("model not found at \(p). Fetch the default model with:\n  Models/fetch\nor pass --model PATH (or set LMSESSION_MODEL).")
+                let searched = SystemLanguageModel.defaultModelCandidates().joined(separator: "\n  ")
+                throw .failed("model not found; looked at:\n  \(searched)\nFetch the default model with:\n  Models/fetch\nor pass --model PATH (or set LMSESSION_MODEL).")
             }
             throw .failed("model not found at \(p)")
         }

@@ -24,7 +24,8 @@ let usage = """
       bench    --memory-bandwidth [--threads N] [--repetitions 5] [--json]  (read bandwidth over a 1 GiB buffer, GB/s)
       bench    --mmproj MMPROJ.gguf --image FILE [--threads N] [--repetitions 3] [--json]  (image encoding time, ms)
 
-    With no --model, $LMSESSION_MODEL or Models/SmolLM2-135M-Instruct.Q4_1.gguf is used (fetch it with Models/fetch).
+    With no --model, $LMSESSION_MODEL or Models/SmolLM2-135M-Instruct.Q4_1.gguf is used, looked for under the working
+    directory, then the executable's directory and its parents, as SystemLanguageModel.default does (fetch it with Models/fetch).
     """
 
 let commands: [String: (ArraySlice<String>) throws(CLIError) -> Void] = [

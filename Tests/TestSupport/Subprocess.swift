@@ -33,9 +33,10 @@ public enum Subprocess {
     /// - Throws: what `Process.run()` throws when the program cannot start; ``Failure`` when it runs past `timeout`.
     public static func run(_ executable: URL, _ arguments: [String] = [], environment: [String: String]? = nil,
                            input: Data? = nil, mergingStandardError: Bool = false,
-                           timeout: TimeInterval = 900) throws -> Output {
+                           timeout: TimeInterval = 900, currentDirectory: URL? = nil) throws -> Output {
         let p = Process()
         p.executableURL = executable
+        if let currentDirectory { p.currentDirectoryURL = currentDirectory }
         p.arguments = arguments
         if let environment { p.environment = environment }
         let out = Pipe()

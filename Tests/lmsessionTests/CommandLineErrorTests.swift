@@ -1,4 +1,6 @@
 import Foundation
+import LMSession
+import TestSupport
 import Testing
 
 /// The command line's errors say what is wrong: option errors are usage errors (exit 2) found before the model
@@ -37,6 +39,8 @@ struct CommandLineErrorTests {
         (["chat", "--tool-calling", "required"], "--tool-calling needs --tools demo"),
         (["bench", "--sessions", "100000"], "--sessions must be between 1 and 256"),
         (["bench", "--shared-instructions", "--instructions-tokens", "999999"], "--instructions-tokens must be at most 3968"),
+        (["bench", "--json", "--sessions", "2", "--memory-bandwidth"], "bench --memory-bandwidth does not take --model, --sessions"),
+        (["bench", "--shared-instructions", "--json"], "bench --shared-instructions does not take --json"),
         (["generate", "--schema", "s.json", "--repeat-penalty", "1.3", "Hi"], "--repeat-penalty cannot be combined with --schema"),
         (["generate", "--schema", "s.json", "--raw", "Hi"], "--raw cannot be combined with --schema"),
         (["generate", "--schema", "s.json", "--min-p", "0.1", "Hi"], "--min-p cannot be combined with --schema"),
@@ -63,6 +67,27 @@ struct CommandLineErrorTests {
         for other in ["chat     [--model", "tokenize [--model", "info     [--model", "perplexity [--model", "bench    [--model",
                       "generate [--model", "With no --model"] where !usageLine.hasPrefix(other.prefix(8)) {
             #expect(!output.contains(other), "\(other) in \(output)")
+        }
+    }
+
+    /// The command line finds the default model where the library does (a tester ran the binary from another
+    /// directory: the library would have found the model, the command line looked only in ./Models).
+    @Test func theDefaultModelIsFoundAsTheLibraryFindsIt() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LMSESSION_MODEL"] = nil
+        let elsewhere = FileManager.default.temporaryDirectory
+        let result = try Subprocess.run(try CommandLineVocabularyTests.binary(), ["info"], environment: environment,
+                                        mergingStandardError: true, currentDirectory: elsewhere)
+        // The library's search from this test binary, which sits beside the command's.
+        var library = environment
+        library["LMSESSION_MODEL"] = nil
+        switch SystemLanguageModel.defaultModelPath(environment: library) {
+        case .success(let path):
+            #expect(result.status == 0, "\(result.text)")
+            #expect(result.text.contains("file:          \(path)"), "\(path) in \(result.text)")
+        case .failure:
+            #expect(result.status == 1, "\(result.text)")
+            #expect(result.text.contains("model not found; looked at:"), "\(result.text)")
         }
     }
 

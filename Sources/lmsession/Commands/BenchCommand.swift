@@ -15,9 +15,18 @@ enum BenchCommand {
         let a = try CommandLineArguments(args, valueOptions: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "depth", "sessions",
                                                                 "instructions-tokens", "mmproj", "image"],
                                          switches: ["json", "memory-bandwidth", "shared-instructions"])
-        if a.has("memory-bandwidth") { return try BandwidthBench.run(a) }
-        if a.string("mmproj") != nil || a.string("image") != nil { return try VisionBench.run(a) }
-        if a.has("shared-instructions") { return try PrefixCacheBench.run(a) }
+        if a.has("memory-bandwidth") {
+            try a.only(["memory-bandwidth", "threads", "repetitions", "json"], in: "bench --memory-bandwidth")
+            return try BandwidthBench.run(a)
+        }
+        if a.string("mmproj") != nil || a.string("image") != nil {
+            try a.only(["mmproj", "image", "threads", "repetitions", "json"], in: "bench --mmproj")
+            return try VisionBench.run(a)
+        }
+        if a.has("shared-instructions") {
+            try a.only(["shared-instructions", "model", "threads", "instructions-tokens", "repetitions"], in: "bench --shared-instructions")
+            return try PrefixCacheBench.run(a)
+        }
         if let sessions = try a.int("sessions") { return try SessionsBench.run(a, sessions: sessions) }
         let pp = try a.int("prompt-tokens") ?? 512, tg = try a.int("gen-tokens") ?? 128, reps = try a.int("repetitions") ?? 3
         let depth = try a.int("depth") ?? 1
