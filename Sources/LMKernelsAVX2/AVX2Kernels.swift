@@ -104,7 +104,8 @@ package enum AVX2Kernels {
         gate: { activation, g, u, rows in activation.apply(g, u, rows) },
         attend: { work, unit, thread in AttentionKernel<FusedMultiplyAdd, F16CHalves>.attend(work, unit: unit, thread: thread) },
         halves: { src, dst, count in HalfRows<F16CHalves>.convert(src, dst, count: count) },
-        attendAll: { work, tokens, scores in FullAttentionKernel<FusedMultiplyAdd>.attend(work, tokens: tokens, scores: scores) })
+        attendAll: { work, tokens, scores in FullAttentionKernel<FusedMultiplyAdd>.attend(work, tokens: tokens, scores: scores) },
+        argmax: { x, count in VectorArgmax.find(x, count: count) })
 
     /// The AVX2 kernel for `type`, or nil where the portable kernel is used.
     package static func kernel(for type: GGMLType) -> DotKernel? {

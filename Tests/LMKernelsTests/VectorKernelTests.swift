@@ -48,3 +48,34 @@ import Testing
         #expect(inputs.count > 60_000)
     }
 }
+
+/// The vector argmax of every kernel set against a scalar scan (first index of the largest value).
+@Suite struct VectorArgmaxTests {
+    static func scalar(_ x: [Float]) -> (Int, Float) {
+        var best = 0
+        for i in x.indices where x[i] > x[best] || x[best].isNaN && !x[i].isNaN { best = i }
+        return (best, x[best])
+    }
+
+    @Test("first index of the largest value, ties, tails, infinities and NaNs", arguments: [1, 7, 8, 9, 63, 1003, 262_144])
+    func matchesTheScalarScan(count: Int) {
+        var rng = SplitMix64(seed: UInt64(count))
+        for trial in 0..<6 {
+            // Few distinct values, so the largest recurs in many lanes (ties decide the index).
+            var x = (0..<count).map { _ in Float(Int(rng.nextUnit() * 5)) - 2 }
+            switch trial {
+            case 1: x = x.map { $0 == 2 ? -.infinity : $0 }
+            case 2: x = Array(repeating: -.infinity, count: count)
+            case 3: if count > 3 { x[3] = .nan; x[count - 1] = 100 }
+            case 4: x[count - 1] = .infinity
+            case 5: x = x.map { _ in Float(rng.nextUnit() * 60 - 30) }
+            default: break
+            }
+            let expected = Self.scalar(x)
+            for set in KernelSet.supported {
+                let found = x.withUnsafeBufferPointer { set.vectorKernels.argmax($0.baseAddress!, count) }
+                #expect(found.index == expected.0 && found.value == expected.1, "\(set) n=\(count) trial \(trial): \(found) vs \(expected)")
+            }
+        }
+    }
+}

@@ -12,14 +12,18 @@ public struct VectorKernels: Sendable {
     /// The rows of tokens in the range of a non-causal attention (``FullAttentionKernel/attend(_:tokens:scores:)``),
     /// with ``FullAttentionWork/scoresCount`` Floats of scratch.
     public let attendAll: @Sendable (FullAttentionWork, Range<Int>, UnsafeMutablePointer<Float>) -> Void
+    /// The first index of the largest of `count` Floats and that value (``VectorArgmax/find(_:count:)``).
+    public let argmax: @Sendable (UnsafePointer<Float>, _ count: Int) -> (index: Int, value: Float)
 
     public init(gate: @escaping @Sendable (Gating, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Range<Int>) -> Void,
                 attend: @escaping @Sendable (AttentionWork, Int, Int) -> Void,
                 halves: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<UInt16>, Int) -> Bool,
-                attendAll: @escaping @Sendable (FullAttentionWork, Range<Int>, UnsafeMutablePointer<Float>) -> Void) {
+                attendAll: @escaping @Sendable (FullAttentionWork, Range<Int>, UnsafeMutablePointer<Float>) -> Void,
+                argmax: @escaping @Sendable (UnsafePointer<Float>, Int) -> (index: Int, value: Float) = { VectorArgmax.find($0, count: $1) }) {
         self.gate = gate
         self.attend = attend
         self.halves = halves
         self.attendAll = attendAll
+        self.argmax = argmax
     }
 }

@@ -1,3 +1,5 @@
+import LMKernels
+
 /// The logits as the sampling filters see them: penalised where a recent token is marked, and only
 /// the allowed tokens when there is a token mask. Scans skip whole 8-token chunks that cannot pass
 /// a threshold with one vector compare, so a pass over the vocabulary costs little more than
@@ -12,6 +14,9 @@ struct LogitSource {
     /// Positive logits of penalised tokens are divided by it, negative ones multiplied.
     let penalty: Float
 
+    /// The active kernel set's argmax, looked up once.
+    private static let vectorArgmax = KernelSet.active.vectorKernels.argmax
+
     /// Token `i`'s logit after the repetition penalty.
     @inline(__always)
     func value(_ i: Int) -> Float {
@@ -23,6 +28,11 @@ struct LogitSource {
     /// The allowed token with the highest (penalised) logit, the first one on ties; nil when the
     /// mask allows no token.
     func argmax() -> (Int, Float)? {
+        if allowed == nil, recent == nil, let base = logits.baseAddress, logits.count > 0 {
+            // Nothing masked or penalised: the kernel set's vector argmax (the same answer, first on ties).
+            let (index, value) = Self.vectorArgmax(base, logits.count)
+            return (index, value)
+        }
         var best = -1
         var bestValue = -Float.infinity
         scan(atLeast: -Float.infinity) { i, v in
