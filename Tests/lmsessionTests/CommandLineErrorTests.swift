@@ -91,6 +91,16 @@ struct CommandLineErrorTests {
         }
     }
 
+    /// A tester's script could not tell a cut answer from a whole one: generation that reaches the end of the
+    /// context prints what it made, then fails (exit 1), as the library throws contextSizeExceeded there.
+    @Test func anAnswerCutByTheContextExitsWithAFailure() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--raw", "--context", "40", "--max-tokens", "200",
+                                                                   "--greedy", "Once upon a time, a dragon"])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("error: the context is full after "), "\(output)")
+        #expect(output.contains("the answer is cut (--context 40)"), "\(output)")
+    }
+
     @Test func helpAfterACommandPrintsTheUsage() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--help"])
         #expect(status == 0, "\(output)")

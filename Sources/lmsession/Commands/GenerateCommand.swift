@@ -71,5 +71,9 @@ enum GenerateCommand {
         let timing = try loop.run(prompt: prompt) { writeOut($0) }
         writeOut("\n")
         printError(timing.report())
+        // The text printed is cut: a failure (exit 1), as the library throws contextSizeExceeded there.
+        if timing.contextFull {
+            throw .failed("the context is full after \(timing.generatedTokens) generated tokens: the answer is cut (--context \(context.contextSize))")
+        }
     }
 }

@@ -12,6 +12,8 @@ struct GenerationLoop {
     struct Timing {
         var promptTokens = 0, cachedTokens = 0, generatedTokens = 0
         var prefillSeconds = 0.0, decodeSeconds = 0.0
+        /// The answer stopped at the end of the context, not at an end-of-generation token or the cap.
+        var contextFull = false
 
         func report() -> String {
             let pp = prefillSeconds > 0 ? Double(promptTokens - cachedTokens) / prefillSeconds : 0
@@ -43,7 +45,7 @@ struct GenerationLoop {
         do {
             _ = try Decoding.run(&sequence, on: context, from: logits, isCancelled: { false }, onText: onText)
         } catch DecodeError.contextFull {
-            printError("\n[context full]")
+            timing.contextFull = true
         } catch {
             throw .failed("\(error)")
         }
