@@ -99,4 +99,31 @@ struct JSONSchemaKeywordTests {
             return reason.contains("schema at")
         }
     }
+
+    /// A tester's schema had only infinite values (its property is the whole schema, required): it was accepted by
+    /// the reader and refused at request time, after the model loaded, without a pointer.
+    @Test("schemas whose every value contains itself are refused by the reader with the cycle's pointers", arguments: [
+        (##"{"type":"object","properties":{"a":{"$ref":"#"}},"required":["a"]}"##, #""""#),
+        (##"{"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}},"required":["next"]}},"type":"array","minItems":1,"items":{"$ref":"#/$defs/n"}}"##,
+         #""/$defs/n""#),
+        (##"{"type":"array","minItems":2,"prefixItems":[{"type":"null"},{"$ref":"#"}]}"##, #""""#),
+    ])
+    func infiniteValuesAreRefused(schema: String, pointer: String) {
+        #expect {
+            try Grammar(jsonSchema: schema)
+        } throws: { error in
+            guard case let .emptyLanguage(reason) = error as? GrammarError else { return false }
+            return reason.contains("no value is finite") && reason.contains(pointer)
+        }
+    }
+
+    @Test("recursive schemas with a way out still read", arguments: [
+        ##"{"type":"object","properties":{"a":{"$ref":"#"}}}"##,
+        ##"{"type":"object","properties":{"a":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["a"]}"##,
+        ##"{"type":"array","items":{"$ref":"#"}}"##,
+        ##"{"$defs":{"n":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}},"required":["kids"]}},"$ref":"#/$defs/n"}"##,
+    ])
+    func recursionWithAWayOut(schema: String) throws {
+        _ = try Grammar(jsonSchema: schema)
+    }
 }

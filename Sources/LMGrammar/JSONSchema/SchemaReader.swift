@@ -16,6 +16,8 @@ final class SchemaReader {
     private var empty: [String: GrammarError] = [:]
     private var active: Set<String> = []
     private var referenceTargets: [String: Located] = [:]
+    /// The JSON pointer each definition was read from, for errors about it.
+    private var definitionPaths: [String: String] = [:]
     var patternCache: [String: PatternMatcher] = [:]
     /// How deep ``expand(_:)`` is now (alternatives inlined into alternatives).
     var expansionDepth = 0
@@ -34,9 +36,19 @@ final class SchemaReader {
     }
 
     /// The grammar of the whole document.
+    /// - Throws: `GrammarError.emptyLanguage` naming the schemas whose every value would contain itself without
+    ///   end, when the document has no finite value for that reason.
     func grammar() throws(GrammarError) -> Grammar {
         let root = try node([.schema(Located(json: document.root, path: ""))])
-        return Grammar(root: root, definitions: definitions).inliningReferences()
+        let grammar = Grammar(root: root, definitions: definitions)
+        let infinite = grammar.definitionsWithoutFiniteValue()
+        if !root.hasFiniteValue(given: Set(definitions.keys).subtracting(infinite)) {
+            let paths = Set(infinite.compactMap { definitionPaths[$0] }).sorted()
+            let named = paths.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (paths.count > 3 ? ", ..." : "")
+            throw .emptyLanguage("schema at \"\(paths.first ?? "")\": no value is finite: each contains itself without end "
+                + "(a $ref cycle through required properties or minimum counts; schemas in the cycle: \(named))")
+        }
+        return grammar.inliningReferences()
     }
 
     /// The grammar node of a conjunction of terms (none: any value): a reference to its definition.
@@ -51,6 +63,7 @@ final class SchemaReader {
         active.insert(key)
         defer { active.remove(key) }
         do {
+            definitionPaths[key] = Self.path(of: terms)
             definitions[key] = try lower(try expand(try flatten(terms)), path: Self.path(of: terms))
         } catch {
             if case .emptyLanguage = error {

@@ -35,7 +35,7 @@ extension GenerationSchema: Codable {
     ///   `path` is the JSON pointer of the place in the text.
     public init(jsonSchema text: String) throws {
         let json: JSONValue
-        do { json = try JSONValue.parse(text) } catch { throw SchemaReadError(path: "", reason: "not JSON: \(error)") }
+        do { json = try JSONValue.parse(text) } catch { throw SchemaReadError(path: "", reason: "the JSON cannot be read: \(error)") }
         self = try GenerationSchema(json: json, strict: true)
     }
 }
