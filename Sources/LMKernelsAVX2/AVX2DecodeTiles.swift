@@ -18,6 +18,23 @@ protocol AVX2DecodeTileFormat: SendableMetatype {
     /// Folds tile block `p` against token row `x`'s block `b` into the 8 rows' `acc` (and `offsets`,
     /// for formats with an offset).
     static func fold(_ acc: inout SIMD8<Float>, _ offsets: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ x: ActivationRow, _ b: Int)
+    /// ``fold(_:_:_:_:_:)`` for four token rows, each with the same Float operations in the same
+    /// order (so bit for bit), sharing the tile block's loads (by default four folds; a format
+    /// overrides it where the compiler would spill registers for the shared work).
+    static func fold4(_ acc: inout Accumulators4, _ offsets: inout Accumulators4, _ p: UnsafeRawPointer, _ x: ActivationRows4, _ b: Int)
+}
+
+/// Four accumulators of 8 rows, one per token.
+typealias Accumulators4 = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+/// Four token rows folded together.
+typealias ActivationRows4 = (ActivationRow, ActivationRow, ActivationRow, ActivationRow)
+
+extension AVX2DecodeTileFormat {
+    @inline(__always)
+    static func fold4(_ acc: inout Accumulators4, _ offsets: inout Accumulators4, _ p: UnsafeRawPointer, _ x: ActivationRows4, _ b: Int) {
+        fold(&acc.0, &offsets.0, p, x.0, b); fold(&acc.1, &offsets.1, p, x.1, b)
+        fold(&acc.2, &offsets.2, p, x.2, b); fold(&acc.3, &offsets.3, p, x.3, b)
+    }
 }
 
 /// A 4- or 5-bit legacy format (Q4_0, Q4_1, Q5_0, Q5_1): 16 bytes of nibbles at `qsOffset` (low
@@ -178,6 +195,35 @@ extension Q8_0AVX2: AVX2DecodeTileFormat {
         let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: 256, as: SIMD8<UInt16>.self))
         acc = acc.addingProduct(AVX2.float(sum), d * x.scales[b])
     }
+
+    /// Chunk by chunk, each weight vector and its absolute value serving the four tokens (exact
+    /// Int32 sums, so the same values as four ``fold(_:_:_:_:_:)``s).
+    @inline(__always)
+    static func fold4(_ acc: inout Accumulators4, _ offsets: inout Accumulators4, _ p: UnsafeRawPointer, _ x: ActivationRows4, _ b: Int) {
+        let a0 = UnsafeRawPointer(x.0.bytes + 32 * b), a1 = UnsafeRawPointer(x.1.bytes + 32 * b)
+        let a2 = UnsafeRawPointer(x.2.bytes + 32 * b), a3 = UnsafeRawPointer(x.3.bytes + 32 * b)
+        var s0 = SIMD8<Int32>(), s1 = SIMD8<Int32>(), s2 = SIMD8<Int32>(), s3 = SIMD8<Int32>()
+        @inline(__always) func add(_ s: inout SIMD8<Int32>, _ u: SIMD32<UInt8>, _ w: SIMD32<Int8>, _ a: UnsafeRawPointer, _ k: Int) {
+            let signed = AVX2.sign(unsafeBitCast(AVX2.broadcast4(a, 4 * k), to: SIMD32<Int8>.self), w)
+            #if LM_VNNI
+            s = AVX2.dotAdd(s, u, signed)
+            #else
+            s &+= AVX2.dot32(u, signed)
+            #endif
+        }
+        @inline(__always) func chunk(_ k: Int) {
+            let w = p.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<Int8>.self)
+            let u = unsafeBitCast(AVX2.sign(w, w), to: SIMD32<UInt8>.self)
+            add(&s0, u, w, a0, k); add(&s1, u, w, a1, k); add(&s2, u, w, a2, k); add(&s3, u, w, a3, k)
+        }
+        // Written out: the compiler keeps a loop over k, whose counter costs a tenth of the block.
+        chunk(0); chunk(1); chunk(2); chunk(3); chunk(4); chunk(5); chunk(6); chunk(7)
+        let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: 256, as: SIMD8<UInt16>.self))
+        acc.0 = acc.0.addingProduct(AVX2.float(s0), d * x.0.scales[b])
+        acc.1 = acc.1.addingProduct(AVX2.float(s1), d * x.1.scales[b])
+        acc.2 = acc.2.addingProduct(AVX2.float(s2), d * x.2.scales[b])
+        acc.3 = acc.3.addingProduct(AVX2.float(s3), d * x.3.scales[b])
+    }
 }
 
 /// Decode (one token) on weights repacked once at load into tiles of 8 rows (each tile's blocks
@@ -229,25 +275,6 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
         for r in end..<rows.upperBound { y[r] = F.RowDot.dot(w.row(r), x, cols: cols) }
     }
 
-    /// `y[t * w.rows + r] = w[r] · x[t]` for every token and `r` in `rows`: each whole tile swept over
-    /// every token while it sits in L1, rows outside the tiles by the row kernel.
-    static func matMul(_ w: WeightMatrix, _ tiles: WeightTiles, _ x: ActivationRows,
-                       into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
-        let first = min((rows.lowerBound + 7) / 8 * 8, rows.upperBound)
-        let end = max(first, min(rows.upperBound, tiles.rows) / 8 * 8)
-        if rows.lowerBound < first { RowLoops<F.RowDot>.matMul(w, x, into: y, rows: rows.lowerBound..<first) }
-        var r0 = first
-        while r0 < end {
-            let tile = tiles.tile(r0 / 8)
-            for t in 0..<x.nTokens {
-                let v = dot8(tile, x.row(t), blocks: w.cols / F.weightsPerBlock)
-                UnsafeMutableRawPointer(y + t * w.rows + r0).storeBytes(of: v, as: SIMD8<Float>.self)
-            }
-            r0 += 8
-        }
-        if end < rows.upperBound { RowLoops<F.RowDot>.matMul(w, x, into: y, rows: end..<rows.upperBound) }
-    }
-
     /// ``matVec(_:_:_:into:rows:)`` for every token of `x` (`y[t * w.rows + r]`), bit for bit: a tile
     /// block is folded against four tokens in a row, each with the one-token arithmetic, so its
     /// loads and nibble unpacking serve the four.
@@ -290,14 +317,9 @@ enum AVX2DecodeTiles<F: AVX2DecodeTileFormat> {
     @inline(__always)
     static func dot8x4(_ tile: UnsafeRawPointer, _ x0: ActivationRow, _ x1: ActivationRow, _ x2: ActivationRow,
                        _ x3: ActivationRow, blocks: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
-        var o0 = SIMD8<Float>(), o1 = SIMD8<Float>(), o2 = SIMD8<Float>(), o3 = SIMD8<Float>()
-        for b in 0..<blocks {
-            let p = tile + b * F.tileBlockBytes
-            F.fold(&a0, &o0, p, x0, b); F.fold(&a1, &o1, p, x1, b)
-            F.fold(&a2, &o2, p, x2, b); F.fold(&a3, &o3, p, x3, b)
-        }
-        return (a0 + o0, a1 + o1, a2 + o2, a3 + o3)
+        var acc: Accumulators4 = (SIMD8(), SIMD8(), SIMD8(), SIMD8()), offsets = acc
+        for b in 0..<blocks { F.fold4(&acc, &offsets, tile + b * F.tileBlockBytes, (x0, x1, x2, x3), b) }
+        return (acc.0 + offsets.0, acc.1 + offsets.1, acc.2 + offsets.2, acc.3 + offsets.3)
     }
 }
 
@@ -340,6 +362,14 @@ enum AVX2PackedFromDecodeTiles<F: AVX2NibbleFormat>: AVX2PackedTileKernel {
     static func step(_ acc: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int) {
         AVX2PackedTiles<F>.step(&acc, p, xt, b)
     }
+
+    @inline(__always)
+    static func step2(_ acc0: inout SIMD8<Float>, _ acc1: inout SIMD8<Float>, _ p: UnsafeRawPointer,
+                      _ x0: ActivationRow, _ x1: ActivationRow, _ b: Int) {
+        AVX2PackedTiles<F>.step2(&acc0, &acc1, p, x0, x1, b)
+    }
+
+    static var sweepsInPairs: Bool { AVX2PackedTiles<F>.sweepsInPairs }
 
     static func rowMatMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
         AVX2PackedTiles<F>.rowMatMul(w, x, into: y, rows: rows)

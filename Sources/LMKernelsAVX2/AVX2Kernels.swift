@@ -63,7 +63,7 @@ package enum AVX2Kernels {
                          matVec: matVec,
                          matMul: { w, x, y, rows in
                              if let tiles = w.tiles {
-                                 AVX2DecodeTiles<F>.matMul(w, tiles, x, into: y, rows: rows)
+                                 AVX2DecodeTiles<F>.matVecs(w, tiles, x, into: y, rows: rows)
                              } else {
                                  RowLoops<F.RowDot>.matMul(w, x, into: y, rows: rows)
                              }

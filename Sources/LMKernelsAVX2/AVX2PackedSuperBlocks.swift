@@ -192,6 +192,53 @@ enum AVX2PackedSuperBlocks<F: AVX2PackedSuperBlockFormat>: AVX2PackedTileKernel 
         acc = acc.addingProduct(AVX2.float(offset), p.loadUnaligned(fromByteOffset: offsetScaleAt, as: SIMD8<Float>.self) * da)
     }
 
+    #if !LM_VNNI
+    /// Two ``step(_:_:_:_:)``s chunk by chunk: each weight vector is loaded once for both tokens and
+    /// only their Int16 sums stay in registers (four tokens, or the per-token order, spill). The
+    /// sums are exact, so the values are the two steps'.
+    @inline(__always)
+    static func step2(_ acc0: inout SIMD8<Float>, _ acc1: inout SIMD8<Float>, _ p: UnsafeRawPointer,
+                      _ x0: ActivationRow, _ x1: ActivationRow, _ b: Int) {
+        let a0 = UnsafeRawPointer(x0.bytes + 256 * b), a1 = UnsafeRawPointer(x1.bytes + 256 * b)
+        // Chunks c..<c+n of both tokens summed in Int16 (as many as blockDot sums per Int16 lane).
+        @inline(__always) func products(_ c: Int, _ n: Int) -> (SIMD16<Int16>, SIMD16<Int16>) {
+            var s0 = SIMD16<Int16>(), s1 = SIMD16<Int16>()
+            for k in c..<(c + n) {
+                let w = p.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<UInt8>.self)
+                s0 = AVX2.add16(s0, AVX2.maddubs(w, unsafeBitCast(AVX2.broadcast4(a0, 4 * k), to: SIMD32<Int8>.self)))
+                s1 = AVX2.add16(s1, AVX2.maddubs(w, unsafeBitCast(AVX2.broadcast4(a1, 4 * k), to: SIMD32<Int8>.self)))
+            }
+            return (s0, s1)
+        }
+        @inline(__always) func scales(_ j: Int) -> SIMD16<Int16> {
+            p.loadUnaligned(fromByteOffset: scalesAt + 32 * j, as: SIMD16<Int16>.self)
+        }
+        var sum0 = SIMD8<Int32>(), sum1 = SIMD8<Int32>()
+        for g in 0..<8 {
+            let c = 8 * g
+            if F.maxUnsigned < 16 {
+                let s = products(c, 8), sc = scales(2 * g)
+                sum0 &+= AVX2.madd(s.0, sc); sum1 &+= AVX2.madd(s.1, sc)
+            } else if F.maxUnsigned < 32 {
+                let lo = scales(2 * g), hi = scales(2 * g + 1)
+                let s = products(c, 4)
+                sum0 &+= AVX2.madd(s.0, lo); sum1 &+= AVX2.madd(s.1, lo)
+                let t = products(c + 4, 4)
+                sum0 &+= AVX2.madd(t.0, hi); sum1 &+= AVX2.madd(t.1, hi)
+            } else {
+                for h in 0..<4 {
+                    let sc = scales(2 * g + h / 2), s = products(c + 2 * h, 2)
+                    sum0 &+= AVX2.madd(s.0, sc); sum1 &+= AVX2.madd(s.1, sc)
+                }
+            }
+        }
+        fold(&acc0, p, x0, b, sum: sum0, offset: offsetDot(p, x0, b))
+        fold(&acc1, p, x1, b, sum: sum1, offset: offsetDot(p, x1, b))
+    }
+
+    static var sweepsInPairs: Bool { true }
+    #endif
+
     #if LM_VNNI
     /// A group's 8 packed weight chunks (32 weights of the 8 rows).
     typealias GroupChunks = (SIMD32<UInt8>, SIMD32<UInt8>, SIMD32<UInt8>, SIMD32<UInt8>,

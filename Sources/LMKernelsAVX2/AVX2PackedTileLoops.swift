@@ -16,6 +16,12 @@ protocol AVX2PackedTileKernel: SendableMetatype {
     /// four times; a kernel overrides it to share weight loads between the tokens).
     static func step4(_ acc: inout (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), _ p: UnsafeRawPointer,
                       _ x: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), _ b: Int)
+    /// Folds block `b` of two token rows into their accumulators (by default two ``step(_:_:_:_:)``s).
+    static func step2(_ acc0: inout SIMD8<Float>, _ acc1: inout SIMD8<Float>, _ p: UnsafeRawPointer,
+                      _ x0: ActivationRow, _ x1: ActivationRow, _ b: Int)
+    /// Whether the sweep goes over a tile's blocks once per pair of tokens with ``step2``, rather
+    /// than once per four with ``step4`` (for kernels whose four-token step runs out of registers).
+    static var sweepsInPairs: Bool { get }
     /// Rows that do not fill a tile, by the format's row kernel.
     static func rowMatMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>)
 }
@@ -26,10 +32,16 @@ extension AVX2PackedTileKernel {
                       _ x: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), _ b: Int) {
         step(&acc.0, p, x.0, b); step(&acc.1, p, x.1, b); step(&acc.2, p, x.2, b); step(&acc.3, p, x.3, b)
     }
+    @inline(__always)
+    static func step2(_ acc0: inout SIMD8<Float>, _ acc1: inout SIMD8<Float>, _ p: UnsafeRawPointer,
+                      _ x0: ActivationRow, _ x1: ActivationRow, _ b: Int) {
+        step(&acc0, p, x0, b); step(&acc1, p, x1, b)
+    }
+    static var sweepsInPairs: Bool { false }
 }
 
 /// The loops every packed prefill kernel shares: tiles of 8 rows packed once per call and swept
-/// over every token, 4 tokens at a time.
+/// over every token, 4 tokens at a time (2 for kernels that sweep in pairs).
 enum AVX2PackedTileLoops<K: AVX2PackedTileKernel> {
     /// `y[t * w.rows + r] = w[r] · x[t]` for all tokens and `r` in `rows`: whole tiles of 8 rows
     /// packed, any remaining rows by the row kernel.
@@ -54,6 +66,16 @@ enum AVX2PackedTileLoops<K: AVX2PackedTileKernel> {
     static func sweep(_ packed: UnsafeRawPointer, blocks: Int, _ x: ActivationRows, into out: UnsafeMutablePointer<Float>,
                       stride: Int) {
         var t = 0
+        if K.sweepsInPairs {
+            while t + 2 <= x.nTokens {
+                let r0 = x.row(t), r1 = x.row(t + 1)
+                var a0 = SIMD8<Float>(), a1 = SIMD8<Float>()
+                for b in 0..<blocks { K.step2(&a0, &a1, UnsafeRawPointer(packed + b * K.packedBlockBytes), r0, r1, b) }
+                UnsafeMutableRawPointer(out + t * stride).storeBytes(of: a0, as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(out + (t + 1) * stride).storeBytes(of: a1, as: SIMD8<Float>.self)
+                t += 2
+            }
+        }
         while t + 4 <= x.nTokens {
             let rows = (x.row(t), x.row(t + 1), x.row(t + 2), x.row(t + 3))
             var acc = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())

@@ -125,8 +125,56 @@ enum AVX2PackedTiles<F: AVX2PackedFormat>: AVX2PackedTileKernel {
     /// Folds token row `xt`'s block `b` against packed block `p` into `acc`.
     @inline(__always)
     static func step(_ acc: inout SIMD8<Float>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int) {
-        acc = acc.addingProduct(AVX2.float(blockDot(p, xt, b)), p.loadUnaligned(fromByteOffset: 256, as: SIMD8<Float>.self) * xt.scales[b])
+        scale(&acc, blockDot(p, xt, b), p, xt, b)
+    }
+
+    /// Adds the 8 rows' integer dot products `sum` of token row `xt`'s block `b`, scaled, to `acc`.
+    @inline(__always)
+    static func scale(_ acc: inout SIMD8<Float>, _ sum: SIMD8<Int32>, _ p: UnsafeRawPointer, _ xt: ActivationRow, _ b: Int) {
+        acc = acc.addingProduct(AVX2.float(sum), p.loadUnaligned(fromByteOffset: 256, as: SIMD8<Float>.self) * xt.scales[b])
         if F.hasOffset { acc = acc.addingProduct(p.loadUnaligned(fromByteOffset: 288, as: SIMD8<Float>.self), SIMD8(repeating: xt.sums[b])) }
+    }
+
+    /// Two ``step(_:_:_:_:)``s chunk by chunk: each weight vector is loaded once for both tokens and
+    /// only their Int16 sums stay in registers (with four tokens, or token by token, the compiler
+    /// keeps all 8 chunks in registers and spills an accumulator). Integer sums are exact, so the
+    /// values are the two steps'.
+    @inline(__always)
+    static func step2(_ acc0: inout SIMD8<Float>, _ acc1: inout SIMD8<Float>, _ p: UnsafeRawPointer,
+                      _ x0: ActivationRow, _ x1: ActivationRow, _ b: Int) {
+        let a0 = UnsafeRawPointer(x0.bytes + 32 * b), a1 = UnsafeRawPointer(x1.bytes + 32 * b)
+        @inline(__always) func products(_ w: SIMD32<UInt8>, _ a: UnsafeRawPointer, _ k: Int) -> SIMD16<Int16> {
+            AVX2.maddubs(w, unsafeBitCast(AVX2.broadcast4(a, 4 * k), to: SIMD32<Int8>.self))
+        }
+        // Chunks `range` summed in Int16 (8 chunks of 4-bit weights or 4 of 5-bit stay under 2^15,
+        // as in blockDot), then widened.
+        @inline(__always) func sums(_ range: Range<Int>) -> (SIMD8<Int32>, SIMD8<Int32>) {
+            var s0 = SIMD16<Int16>(), s1 = SIMD16<Int16>()
+            for k in range {
+                let w = p.loadUnaligned(fromByteOffset: 32 * k, as: SIMD32<UInt8>.self)
+                s0 = AVX2.add16(s0, products(w, a0, k)); s1 = AVX2.add16(s1, products(w, a1, k))
+            }
+            let ones = SIMD16<Int16>(repeating: 1)
+            return (AVX2.madd(s0, ones), AVX2.madd(s1, ones))
+        }
+        var sum = sums(0..<(F.maxUnsigned < 16 ? 8 : 4))
+        if F.maxUnsigned >= 16 {
+            let high = sums(4..<8)
+            sum = (sum.0 &+ high.0, sum.1 &+ high.1)
+        }
+        if F.offset != 0 {
+            sum.0 &-= SIMD8(repeating: F.offset &* Int32(x0.groupSums[b]))
+            sum.1 &-= SIMD8(repeating: F.offset &* Int32(x1.groupSums[b]))
+        }
+        scale(&acc0, sum.0, p, x0, b); scale(&acc1, sum.1, p, x1, b)
+    }
+
+    static var sweepsInPairs: Bool {
+        #if LM_VNNI
+        false
+        #else
+        true
+        #endif
     }
 }
 #endif

@@ -262,6 +262,14 @@ enum AVX2PackedFromSuperBlockTiles<F: AVX2SuperBlockTileFormat>: AVX2PackedTileK
                       _ x: (ActivationRow, ActivationRow, ActivationRow, ActivationRow), _ b: Int) {
         AVX2PackedSuperBlocks<F>.step4(&acc, p, x, b)
     }
+    #else
+    @inline(__always)
+    static func step2(_ acc0: inout SIMD8<Float>, _ acc1: inout SIMD8<Float>, _ p: UnsafeRawPointer,
+                      _ x0: ActivationRow, _ x1: ActivationRow, _ b: Int) {
+        AVX2PackedSuperBlocks<F>.step2(&acc0, &acc1, p, x0, x1, b)
+    }
+
+    static var sweepsInPairs: Bool { AVX2PackedSuperBlocks<F>.sweepsInPairs }
     #endif
 
     static func rowMatMul(_ w: WeightMatrix, _ x: ActivationRows, into y: UnsafeMutablePointer<Float>, rows: Range<Int>) {
