@@ -106,13 +106,27 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
+/// The most a `--file` or `--schema` argument may hold: the reading stops there, so a device such
+/// as /dev/zero cannot grow memory without bound.
+let textFileByteLimit = 64 << 20
+
 /// The UTF-8 text of the file at `path` (a `--file` or `--schema` argument), read before any model
-/// loads. Throws ``CLIError/failed(_:)`` naming the path when it does not exist, is a directory, or is
-/// not UTF-8 text (`what` says what the file should be, e.g. "a text file").
+/// loads. Throws ``CLIError/failed(_:)`` naming the path when it does not exist, is a directory,
+/// cannot be read, holds more than ``textFileByteLimit`` bytes, or is not UTF-8 text (`what` says
+/// what the file should be, e.g. "a text file"). An empty file (or /dev/null) is empty text.
 func readTextFile(_ path: String, what: String) throws(CLIError) -> String {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .failed("file not found: \(path)") }
     guard !isDirectory.boolValue else { throw .failed("\(path) is a directory, not \(what)") }
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .failed("cannot read \(path) as UTF-8 text") }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw .failed("cannot open \(path)") }
+    defer { try? handle.close() }
+    let data: Data
+    do {
+        data = try handle.read(upToCount: textFileByteLimit + 1) ?? Data()
+    } catch {
+        throw .failed("cannot read \(path): \(error.localizedDescription)")
+    }
+    guard data.count <= textFileByteLimit else { throw .failed("\(path) holds more than \(textFileByteLimit >> 20) MiB, too much for \(what)") }
+    guard let text = String(data: data, encoding: .utf8) else { throw .failed("\(path) is not UTF-8 text, not \(what)") }
     return text
 }

@@ -113,6 +113,23 @@ struct CommandLineErrorTests {
         #expect(output == "error: \(NSTemporaryDirectory()) is a directory, not a text file\n")
     }
 
+    /// An empty file reads as empty text (too few tokens, said as such), a device that never ends is
+    /// read only up to the limit, and bytes that are not UTF-8 are named as such.
+    @Test func perplexityReadsDevicesAndBinaryFilesWithinBounds() throws {
+        let (emptyStatus, empty) = try CommandLineVocabularyTests.run(["perplexity", "--file", "/dev/null"])
+        #expect(emptyStatus == 1, "\(empty)")
+        #expect(empty.contains("error: need at least 1024 tokens, the text has 0"), "\(empty)")
+        let (zeroStatus, zero) = try CommandLineVocabularyTests.run(["perplexity", "--file", "/dev/zero"])
+        #expect(zeroStatus == 1, "\(zero)")
+        #expect(zero == "error: /dev/zero holds more than 64 MiB, too much for a text file\n", "\(zero)")
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-binary-\(UUID().uuidString).raw")
+        try Data([0x41, 0xff, 0xfe, 0x42]).write(to: binary)
+        defer { try? FileManager.default.removeItem(at: binary) }
+        let (binaryStatus, notText) = try CommandLineVocabularyTests.run(["perplexity", "--file", binary.path])
+        #expect(binaryStatus == 1, "\(notText)")
+        #expect(notText == "error: \(binary.path) is not UTF-8 text, not a text file\n", "\(notText)")
+    }
+
     /// The default model (SmolLM2, trained on 8192 positions) caps a larger `--context`, and says so.
     @Test func aContextOverTheModelsLengthIsCappedWithANote() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--context", "20000", "--max-tokens", "1", "--greedy", "Hi"])
