@@ -174,6 +174,28 @@ struct AttachmentTests {
         }
     }
 
+    @Test func `a device or an oversized image file is refused by name, reading stopped at the bound`() throws {
+        let zero = URL(fileURLWithPath: "/dev/zero")
+        #expect {
+            _ = try Transcript.ImageAttachment(imageURL: zero).loaded()
+        } throws: { error in
+            guard case let Transcript.ImageAttachment.LoadError.unreadable(found, text) = error else { return false }
+            return found == zero && text.contains("not a regular file")
+        }
+        // A sparse file one byte over the bound: nothing on disk, 256 MiB read before the refusal.
+        let url = try Self.writePNG(named: "huge.png")
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(256 << 20) + 1)
+        try handle.close()
+        #expect {
+            _ = try Transcript.ImageAttachment(imageURL: url).loaded()
+        } throws: { error in
+            guard case let Transcript.ImageAttachment.LoadError.unreadable(found, text) = error else { return false }
+            return found == url && text.contains("more than 268435456 bytes")
+        }
+        try FileManager.default.removeItem(at: url)
+    }
+
     // MARK: Claude
 
     @Test func `a Claude model with image input sends an image block with base64 source`() async throws {
