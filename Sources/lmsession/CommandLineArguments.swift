@@ -118,8 +118,12 @@ func readTextFile(_ path: String, what: String) throws(CLIError) -> String {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .failed("file not found: \(path)") }
     guard !isDirectory.boolValue else { throw .failed("\(path) is a directory, not \(what)") }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw .failed("cannot open \(path)") }
-    defer { try? handle.close() }
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (with none, the text is empty); blocking reads again
+    // after, so a pipe whose writer is slow is read whole.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { throw .failed("cannot open \(path): \(String(cString: strerror(errno)))") }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     let data: Data
     do {
         data = try handle.read(upToCount: textFileByteLimit + 1) ?? Data()

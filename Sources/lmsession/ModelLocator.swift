@@ -52,14 +52,21 @@ enum ModelLocator {
     }
 }
 
-/// Writes to standard error.
+/// Writes to standard error; a failed write is dropped (there is nowhere left to report it).
 func printError(_ s: String) {
-    FileHandle.standardError.write(Data((s + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((s + "\n").utf8))
 }
 
-/// Writes to standard output without a newline and flushes, for streaming.
+/// Writes to standard output without a newline and unbuffered, for streaming. A failed write (a full disk,
+/// a closed file) ends the program with exit 1 and a message on stderr, not a crash.
 func writeOut(_ s: String) {
-    FileHandle.standardOutput.write(Data(s.utf8))
+    do { try FileHandle.standardOutput.write(contentsOf: Data(s.utf8)) } catch { outputFailed(error.localizedDescription) }
+}
+
+/// Ends the program for output that could not be written.
+func outputFailed(_ reason: String) -> Never {
+    printError("error: cannot write the output: \(reason)")
+    exit(1)
 }
 
 /// Says on stderr when `--context` asked for more positions than the model was trained on: the context is capped

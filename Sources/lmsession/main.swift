@@ -62,6 +62,8 @@ do {
     if case .usage = error { printError("\n\(commandUsage(argv[1]))") }
     exit(error.isUsage ? 2 : 1)
 }
+// `print` is buffered: output it could not write shows only here, and is a failure, not a silent exit 0.
+if fflush(nil) != 0 { outputFailed(String(cString: strerror(errno))) }
 
 /// The usage lines of `command` (each form of it with its continuation lines) and where the rest is:
 /// after a usage error, the whole help would bury the error.

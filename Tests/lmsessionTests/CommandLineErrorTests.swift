@@ -130,6 +130,27 @@ struct CommandLineErrorTests {
         #expect(notText == "error: \(binary.path) is not UTF-8 text, not a text file\n", "\(notText)")
     }
 
+    /// A FIFO nobody writes to is read as empty text, at once: opening it waited for a writer for good.
+    @Test func perplexityDoesNotWaitForAFIFOsWriter() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-fifo-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        let (status, output) = try CommandLineVocabularyTests.run(["perplexity", "--file", fifo.path])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("error: need at least 1024 tokens, the text has 0"), "\(output)")
+    }
+
+    /// Output that cannot be written (a full disk) is a failure with a message, streamed (`generate`) or printed
+    /// (`tokenize`): the first crashed on a `try!` in Foundation, the second exited 0.
+    @Test(arguments: [["generate", "--greedy", "--max-tokens", "3", "hi"], ["tokenize", "hello"]])
+    func outputThatCannotBeWrittenFails(_ arguments: [String]) throws {
+        let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"),
+                                        ["-c", "exec \"$0\" \"$@\" > /dev/full", try CommandLineVocabularyTests.binary().path] + arguments,
+                                        mergingStandardError: true)
+        #expect(result.status == 1, "\(result.text)")
+        #expect(result.text.contains("error: cannot write the output: "), "\(result.text)")
+    }
+
     /// The default model (SmolLM2, trained on 8192 positions) caps a larger `--context`, and says so.
     @Test func aContextOverTheModelsLengthIsCappedWithANote() throws {
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--context", "20000", "--max-tokens", "1", "--greedy", "Hi"])
