@@ -112,17 +112,16 @@ extension Transcript {
             if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
                 throw .unreadable(url, "it is not a regular file")
             }
+            let data: Data
             do {
                 let handle = try FileHandle(forReadingFrom: url)
                 defer { try? handle.close() }
-                let data = try handle.read(upToCount: Self.maxFileBytes + 1) ?? Data()
-                guard data.count <= Self.maxFileBytes else { throw LoadError.unreadable(url, "it holds more than \(Self.maxFileBytes) bytes") }
-                return data
-            } catch let error as LoadError {
-                throw error
+                data = try handle.read(upToCount: Self.maxFileBytes + 1) ?? Data()
             } catch {
                 throw .unreadable(url, error.localizedDescription)
             }
+            guard data.count <= Self.maxFileBytes else { throw .unreadable(url, "it holds more than \(Self.maxFileBytes) bytes") }
+            return data
         }
 
         /// The MIME type for a file extension (case-insensitive); nil for one that is not an image's.
