@@ -96,6 +96,49 @@ extension Q4_KAVX2: AVX2SuperBlockTileFormat {
         acc = acc.addingProduct(AVX2.float(sum), F16CHalves.floats(p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<UInt16>.self)) * da)
         offsets = offsets.addingProduct(AVX2.float(minSum), -F16CHalves.floats(p.loadUnaligned(fromByteOffset: dminAt, as: SIMD8<UInt16>.self)) * da)
     }
+
+    /// Four tokens (batched decode) nibble half by nibble half: each weight vector is masked or
+    /// shifted once for the four, and only four Int16 sums are live (the four folds in turn redo
+    /// the nibble unpacking per token). The Int32 sums are exact, so the values are the folds'.
+    @inline(__always)
+    static func fold4(_ acc: inout Accumulators4, _ offsets: inout Accumulators4, _ p: UnsafeRawPointer, _ x: ActivationRows4, _ b: Int) {
+        let a0 = UnsafeRawPointer(x.0.bytes + 256 * b), a1 = UnsafeRawPointer(x.1.bytes + 256 * b)
+        let a2 = UnsafeRawPointer(x.2.bytes + 256 * b), a3 = UnsafeRawPointer(x.3.bytes + 256 * b)
+        var s0 = SIMD8<Int32>(), s1 = SIMD8<Int32>(), s2 = SIMD8<Int32>(), s3 = SIMD8<Int32>()
+        @inline(__always) func half(_ c: Int, high: Bool, scales: SIMD16<Int16>) {
+            var h0 = SIMD16<Int16>(), h1 = SIMD16<Int16>(), h2 = SIMD16<Int16>(), h3 = SIMD16<Int16>()
+            let at = 64 * c + (high ? 32 : 0)
+            @inline(__always) func add(_ h: inout SIMD16<Int16>, _ q: SIMD32<UInt8>, _ a: UnsafeRawPointer, _ v: Int) {
+                h = AVX2.add16(h, AVX2.maddubs(q, unsafeBitCast(AVX2.broadcast4(a, at + 4 * v), to: SIMD32<Int8>.self)))
+            }
+            for v in 0..<8 {
+                let raw = p.loadUnaligned(fromByteOffset: chunkBytes * c + 32 * v, as: SIMD32<UInt8>.self)
+                let q = high ? AVX2.shiftRight(raw, 4) : AVX2.and(raw, AVX2.bytes(0x0f))
+                add(&h0, q, a0, v); add(&h1, q, a1, v); add(&h2, q, a2, v); add(&h3, q, a3, v)
+            }
+            s0 &+= AVX2.madd(h0, scales); s1 &+= AVX2.madd(h1, scales)
+            s2 &+= AVX2.madd(h2, scales); s3 &+= AVX2.madd(h3, scales)
+        }
+        for c in 0..<4 {
+            let s = scalePairs(widen(p, chunkBytes * c + scalesAt))
+            half(c, high: false, scales: s.low)
+            half(c, high: true, scales: s.high)
+        }
+        @inline(__always) func minSum(_ x: ActivationRow) -> SIMD8<Int32> {
+            var m = SIMD8<Int32>()
+            for c in 0..<4 { m &+= AVX2.madd(widen(p, chunkBytes * c + minsAt), sumPair(x.groupSums + 8 * b + 2 * c)) }
+            return m
+        }
+        let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<UInt16>.self))
+        let dmin = -F16CHalves.floats(p.loadUnaligned(fromByteOffset: dminAt, as: SIMD8<UInt16>.self))
+        @inline(__always) func finish(_ acc: inout SIMD8<Float>, _ offsets: inout SIMD8<Float>, _ sum: SIMD8<Int32>, _ x: ActivationRow) {
+            let da = SIMD8<Float>(repeating: x.scales[b])
+            acc = acc.addingProduct(AVX2.float(sum), d * da)
+            offsets = offsets.addingProduct(AVX2.float(minSum(x)), dmin * da)
+        }
+        finish(&acc.0, &offsets.0, s0, x.0); finish(&acc.1, &offsets.1, s1, x.1)
+        finish(&acc.2, &offsets.2, s2, x.2); finish(&acc.3, &offsets.3, s3, x.3)
+    }
 }
 
 /// Q6_K (layout in ``Q6_K``). Tile block, 1,680 bytes (the file's 8 × 210): 8 groups of 208 bytes,
@@ -147,14 +190,17 @@ extension Q6_KAVX2: AVX2SuperBlockTileFormat {
     /// nibbles and bits `2j, 2j+1` of the first high-bit vector, `high` from the high ones.
     @inline(__always)
     static func tileWeights(_ p: UnsafeRawPointer, _ g: Int, _ j: Int) -> (low: SIMD32<UInt8>, high: SIMD32<UInt8>) {
+        (tileWeights(p, g, j, high: false), tileWeights(p, g, j, high: true))
+    }
+
+    /// One half of ``tileWeights(_:_:_:)``.
+    @inline(__always)
+    static func tileWeights(_ p: UnsafeRawPointer, _ g: Int, _ j: Int, high: Bool) -> SIMD32<UInt8> {
         let q = p.loadUnaligned(fromByteOffset: groupBytes * g + 32 * j, as: SIMD32<UInt8>.self)
-        let h0 = p.loadUnaligned(fromByteOffset: groupBytes * g + highBitsAt, as: SIMD32<UInt8>.self)
-        let h1 = p.loadUnaligned(fromByteOffset: groupBytes * g + highBitsAt + 32, as: SIMD32<UInt8>.self)
-        @inline(__always) func top(_ h: SIMD32<UInt8>) -> SIMD32<UInt8> {
-            // Bits 2j, 2j+1 to bits 4, 5.
-            AVX2.and(j < 2 ? AVX2.shiftLeft(h, 4 - 2 * j) : AVX2.shiftRight(h, 2 * j - 4), AVX2.bytes(0x30))
-        }
-        return (AVX2.or(AVX2.and(q, AVX2.bytes(0x0f)), top(h0)), AVX2.or(AVX2.shiftRight(q, 4), top(h1)))
+        let h = p.loadUnaligned(fromByteOffset: groupBytes * g + highBitsAt + (high ? 32 : 0), as: SIMD32<UInt8>.self)
+        // Bits 2j, 2j+1 to bits 4, 5.
+        let top = AVX2.and(j < 2 ? AVX2.shiftLeft(h, 4 - 2 * j) : AVX2.shiftRight(h, 2 * j - 4), AVX2.bytes(0x30))
+        return AVX2.or(high ? AVX2.shiftRight(q, 4) : AVX2.and(q, AVX2.bytes(0x0f)), top)
     }
 
     @inline(__always)
@@ -179,6 +225,44 @@ extension Q6_KAVX2: AVX2SuperBlockTileFormat {
         sum &-= correction &<< 5
         let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<UInt16>.self))
         acc = acc.addingProduct(AVX2.float(sum), d * SIMD8(repeating: x.scales[b]))
+    }
+
+    /// Four tokens (batched decode) half by half: each vector's six-bit weights are assembled once
+    /// for the four (the four folds in turn assemble them per token), and per token one Int16 pair
+    /// sum is live. The Int32 sums are exact, so the values are the folds'.
+    @inline(__always)
+    static func fold4(_ acc: inout Accumulators4, _ offsets: inout Accumulators4, _ p: UnsafeRawPointer, _ x: ActivationRows4, _ b: Int) {
+        let a0 = UnsafeRawPointer(x.0.bytes + 256 * b), a1 = UnsafeRawPointer(x.1.bytes + 256 * b)
+        let a2 = UnsafeRawPointer(x.2.bytes + 256 * b), a3 = UnsafeRawPointer(x.3.bytes + 256 * b)
+        var s0 = SIMD8<Int32>(), s1 = SIMD8<Int32>(), s2 = SIMD8<Int32>(), s3 = SIMD8<Int32>()
+        @inline(__always) func half(_ g: Int, high: Bool, scales: SIMD16<Int16>) {
+            let at = 32 * g + (high ? 16 : 0)
+            // Pairs of products of at most 63·128: two per Int16 lane stay under 2^15.
+            for pair in 0..<2 {
+                let w0 = tileWeights(p, g, 2 * pair, high: high), w1 = tileWeights(p, g, 2 * pair + 1, high: high)
+                @inline(__always) func add(_ s: inout SIMD8<Int32>, _ a: UnsafeRawPointer) {
+                    let p0 = AVX2.maddubs(w0, unsafeBitCast(AVX2.broadcast4(a, at + 8 * pair), to: SIMD32<Int8>.self))
+                    let p1 = AVX2.maddubs(w1, unsafeBitCast(AVX2.broadcast4(a, at + 8 * pair + 4), to: SIMD32<Int8>.self))
+                    s &+= AVX2.madd(AVX2.add16(p0, p1), scales)
+                }
+                add(&s0, a0); add(&s1, a1); add(&s2, a2); add(&s3, a3)
+            }
+        }
+        for g in 0..<8 {
+            let s = scalePairs(AVX2.widen(p.loadUnaligned(fromByteOffset: groupBytes * g + scalesAt, as: SIMD16<Int8>.self)))
+            half(g, high: false, scales: s.low)
+            half(g, high: true, scales: s.high)
+        }
+        let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<UInt16>.self))
+        @inline(__always) func finish(_ acc: inout SIMD8<Float>, _ sum: SIMD8<Int32>, _ x: ActivationRow) {
+            var correction = SIMD8<Int32>()
+            for g in 0..<8 {
+                let scales = AVX2.widen(p.loadUnaligned(fromByteOffset: groupBytes * g + scalesAt, as: SIMD16<Int8>.self))
+                correction &+= AVX2.madd(scales, sumPair(x.bsums + 16 * b + 2 * g))
+            }
+            acc = acc.addingProduct(AVX2.float(sum &- correction &<< 5), d * SIMD8(repeating: x.scales[b]))
+        }
+        finish(&acc.0, s0, x.0); finish(&acc.1, s1, x.1); finish(&acc.2, s2, x.2); finish(&acc.3, s3, x.3)
     }
 }
 
