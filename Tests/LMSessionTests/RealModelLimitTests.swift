@@ -131,6 +131,24 @@ import Testing
         #expect(session.transcript.count == 2)
     }
 
+    /// A value that cannot close within `maximumResponseTokens` is refused before its prompt (which describes the
+    /// schema) is prefilled: a deep schema took seconds to prefill before decoding found it could not close.
+    @Test func aStructuredResponseThatCannotCloseFailsBeforeTakingAKVCache() async throws {
+        // One KV cache: a request that prefills takes it from the idle session holding it.
+        let model = SystemLanguageModel(path: RealModel.path, maximumConcurrentSessions: 1)
+        let holder = LanguageModelSession(model: model)
+        let first = try await holder.respond(to: "Name a fruit.", options: RealModel.greedy(6))
+        let other = LanguageModelSession(model: model)
+        other.errorConvention = .sdk27
+        await #expect(throws: GeneratedContent.ParsingError.self) {
+            _ = try await other.respond(to: "A weeknight pasta for two.", generating: Recipe.self, options: RealModel.greedy(3))
+        }
+        #expect(other.transcript.isEmpty)
+        // The holder's cache was not taken for the refused prompt: its next request finds its conversation there.
+        let second = try await holder.respond(to: "Name another.", options: RealModel.greedy(6))
+        #expect(second.usage.input.cachedTokenCount >= first.usage.input.totalTokenCount)
+    }
+
     @Test func aResponseThatRunsOutOfWindowThrowsContextSizeExceeded() async throws {
         let model = SystemLanguageModel(path: RealModel.path, contextSize: 40)
         let session = LanguageModelSession(model: model)

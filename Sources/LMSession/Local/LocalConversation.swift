@@ -148,6 +148,9 @@ final class LocalConversation: @unchecked Sendable {
             throw LanguageModelError.unsupportedTranscriptContent(.init(unsupportedContent: Array(request.transcript),
                 debugDescription: "The model's chat template renders this transcript as no tokens."))
         }
+        let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
+                                          indexCache: loaded.tokenIndex)
+        try LocalDecoding.checkSchemaFitsBudget(request, vocabulary: vocabulary)
         guard try acquireCache(wait: true, stop: stop) else { return }
         defer { local.budget.release(self) }
         let context = batchedSequence(loaded)
@@ -155,8 +158,6 @@ final class LocalConversation: @unchecked Sendable {
         guard let (logits, cached) = try load(prompt, into: context, prefixes: loaded.prefixCache, vision: loaded.renderer.vision,
                                               stop: stop) else { return }
         loaded.keepInstructionPrefix(of: request.transcript, prompt: prompt, context: context.context)
-        let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
-                                          indexCache: loaded.tokenIndex)
         let promptEnd = ReasoningPromptEnd(prompt, markers: vocabulary.reasoningMarkers, isWhitespace: vocabulary.isWhitespace)
         try LocalDecoding.run(request, vocabulary: vocabulary, forward: context, logits: logits, promptCount: prompt.count,
                               cached: cached, promptEnd: promptEnd, isCancelled: { stop.isSet }, emit: emit)

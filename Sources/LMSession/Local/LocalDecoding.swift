@@ -87,6 +87,20 @@ package enum LocalDecoding {
 }
 
 extension LocalDecoding {
+    /// Refuses, before any prefill, a structured request whose shortest value needs more tokens than
+    /// `maximumResponseTokens`: decoding would fail at its first token, after prefilling the prompt (and the schema
+    /// described in it) for nothing. Requests with tools or tool steps are left to decoding (a call may come first).
+    /// - Throws: the ``GeneratedContent/ParsingError`` decoding would throw, and
+    ///   ``LanguageModelError/unsupportedGenerationGuide(_:)`` when the schema cannot be enforced.
+    package static func checkSchemaFitsBudget(_ request: LanguageModelRequest, vocabulary: DecodeVocabulary) throws {
+        guard let schema = request.schema, let budget = request.options.maximumResponseTokens,
+              request.toolDefinitions.isEmpty, !request.transcript.contains(where: \.isToolStep) else { return }
+        let guide = try GrammarGuide(schema: schema, index: vocabulary.index(), budgeted: true)
+        guard let needed = guide.completionTokenCount, needed > budget else { return }
+        throw sessionError(.budgetTooSmall(tokensLeft: budget, needed: needed),
+                           schemaName: schema.formatName.isEmpty ? nil : schema.formatName)
+    }
+
     /// The budget closes strings, arrays and objects in time, but nothing closes a number: a structured response
     /// that is a bare number and was stopped by the budget could have gone on, so it is cut off, not complete.
     /// - Throws: ``GeneratedContent/ParsingError`` when `text` (the whole response) is a bare JSON number.
