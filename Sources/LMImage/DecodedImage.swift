@@ -44,10 +44,10 @@ public struct DecodedImage: Sendable, Equatable {
         }
     }
 
-    /// Reads and decodes an image file.
-    /// - Throws: ``ImageDecodingError`` as ``init(data:limits:)``; the file system's error when the file cannot
-    ///   be read (untyped, hence this initialiser's plain `throws`).
+    /// Reads (``ImageFile/read(_:)``: a regular file of at most 256 MiB) and decodes an image file.
+    /// - Throws: ``ImageFileError`` when the file cannot be read, ``ImageDecodingError`` as ``init(data:limits:)``
+    ///   (two types, hence this initialiser's plain `throws`).
     public init(contentsOf url: URL, limits: ImageDecodingLimits = ImageDecodingLimits()) throws {
-        try self.init(data: Data(contentsOf: url), limits: limits)
+        try self.init(data: ImageFile.read(url), limits: limits)
     }
 }

@@ -115,15 +115,17 @@ let textFileByteLimit = 64 << 20
 /// cannot be read, holds more than ``textFileByteLimit`` bytes, or is not UTF-8 text (`what` says
 /// what the file should be, e.g. "a text file"). An empty file (or /dev/null) is empty text.
 func readTextFile(_ path: String, what: String) throws(CLIError) -> String {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .failed("file not found: \(path)") }
-    guard !isDirectory.boolValue else { throw .failed("\(path) is a directory, not \(what)") }
     // O_NONBLOCK: opening a FIFO must not wait for a writer (with none, the text is empty); blocking reads again
     // after, so a pipe whose writer is slow is read whole.
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { throw .failed("cannot open \(path): \(String(cString: strerror(errno)))") }
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    guard fd >= 0 else {
+        throw .failed(errno == ENOENT ? "file not found: \(path)" : "cannot open \(path): \(String(cString: strerror(errno)))")
+    }
     let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { throw .failed("cannot read \(path): \(String(cString: strerror(errno)))") }
+    guard status.st_mode & S_IFMT != S_IFDIR else { throw .failed("\(path) is a directory, not \(what)") }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     let data: Data
     do {
         data = try handle.read(upToCount: textFileByteLimit + 1) ?? Data()

@@ -140,6 +140,22 @@ struct CommandLineErrorTests {
         #expect(output.contains("error: need at least 1024 tokens, the text has 0"), "\(output)")
     }
 
+    /// A loop of symbolic links is named as one (it read as "file not found"), for a text file and for an image.
+    @Test func aLoopOfSymbolicLinksIsNamed() throws {
+        let a = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-loop-a-\(UUID().uuidString)")
+        let b = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-loop-b-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(atPath: a.path, withDestinationPath: b.path)
+        try FileManager.default.createSymbolicLink(atPath: b.path, withDestinationPath: a.path)
+        defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
+        let loop = String(cString: strerror(ELOOP))
+        let (textStatus, text) = try CommandLineVocabularyTests.run(["perplexity", "--file", a.path])
+        #expect(textStatus == 1, "\(text)")
+        #expect(text == "error: cannot open \(a.path): \(loop)\n", "\(text)")
+        let (imageStatus, image) = try CommandLineVocabularyTests.run(["bench", "--mmproj", "/dev/null", "--image", a.path])
+        #expect(imageStatus == 1, "\(image)")
+        #expect(image == "error: cannot read \(a.path): \(loop)\n", "\(image)")
+    }
+
     /// Output that cannot be written (a full disk) is a failure with a message, streamed (`generate`) or printed
     /// (`tokenize`): the first crashed on a `try!` in Foundation, the second exited 0.
     @Test(arguments: [["generate", "--greedy", "--max-tokens", "3", "hi"], ["tokenize", "hello"]])

@@ -90,38 +90,17 @@ extension Transcript {
             return image
         }
 
-        /// The most bytes an image file is read for (256 MiB): more than any image within the decoders' 64-megapixel
-        /// bound holds compressed, and the reading stops there.
-        static let maxFileBytes = 256 << 20
-
-        /// The image's encoded bytes: ``data``, or the file at ``url`` read now (a local model decodes them itself,
-        /// so it needs neither ``loaded()``'s type nor its check that a turned image decodes).
+        /// The image's encoded bytes: ``data``, or the file at ``url`` read now (``ImageFile/read(_:)``; a local model
+        /// decodes them itself, so it needs neither ``loaded()``'s type nor its check that a turned image decodes).
         /// - Throws: ``LoadError/unreadable(_:_:)`` when the file cannot be read, is a directory or another kind of
-        ///   file than a regular one (a device such as /dev/zero, a FIFO), or holds more than ``maxFileBytes``;
+        ///   file than a regular one (a device such as /dev/zero, a FIFO), or holds more than 256 MiB;
         ///   ``LoadError/unknownContentType(_:)`` when there is neither data nor a URL.
         func bytes() throws(LoadError) -> Data {
             if let data { return data }
             guard let url else { throw .unknownContentType(nil) }
-            guard url.isFileURL else { throw .unreadable(url, "only file URLs are read (give other images as data)") }
-            let path = url.resolvingSymlinksInPath().path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw .unreadable(url, "it is a directory")
+            do { return try ImageFile.read(url) } catch {
+                throw .unreadable(url, error == .notAFileURL ? "\(error) (give other images as data)" : error.description)
             }
-            // A device or FIFO could block the open or never end; only regular files are images.
-            if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
-                throw .unreadable(url, "it is not a regular file")
-            }
-            let data: Data
-            do {
-                let handle = try FileHandle(forReadingFrom: url)
-                defer { try? handle.close() }
-                data = try handle.read(upToCount: Self.maxFileBytes + 1) ?? Data()
-            } catch {
-                throw .unreadable(url, error.localizedDescription)
-            }
-            guard data.count <= Self.maxFileBytes else { throw .unreadable(url, "it holds more than \(Self.maxFileBytes) bytes") }
-            return data
         }
 
         /// The MIME type for a file extension (case-insensitive); nil for one that is not an image's.

@@ -15,14 +15,12 @@ enum VisionBench {
         let reps = try a.int("repetitions") ?? 3
         guard reps > 0 else { throw .usage("--repetitions must be positive") }
         let threads = try a.threads() ?? InferenceContext.defaultThreadCount
-        for (file, what) in [(mmproj, "mmproj file"), (path, "image")] where !FileManager.default.fileExists(atPath: file) {
-            throw .failed("\(what) not found at \(file)")
-        }
+        guard FileManager.default.fileExists(atPath: mmproj) else { throw .failed("mmproj file not found at \(mmproj)") }
         let image: DecodedImage
-        do { image = try DecodedImage(contentsOf: URL(fileURLWithPath: path)) } catch let error as ImageDecodingError {
-            throw .failed("\(path): \(error)")
+        do { image = try DecodedImage(contentsOf: URL(fileURLWithPath: path)) } catch let error as ImageFileError {
+            throw .failed("cannot read \(path): \(error)")
         } catch {
-            throw .failed("cannot read \(path): \(error.localizedDescription)")
+            throw .failed("\(path): \(error)")
         }
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let encoder: VisionEncoder
