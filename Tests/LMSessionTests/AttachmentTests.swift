@@ -11,13 +11,9 @@ struct AttachmentTests {
     static let pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
     static let png = Data(base64Encoded: pngBase64)!
 
-    /// Writes the PNG to a fresh temporary file named `name` and returns its URL.
+    /// Writes the PNG to a file named `name`, kept by content (``TestFiles``), and returns its URL.
     static func writePNG(named name: String = "pixel.png") throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-attach-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try png.write(to: url)
-        return url
+        try TestFiles.write(png, named: name)
     }
 
     /// Apple 27's error for a request that needs `.vision` on a model without it; the description counts the
@@ -183,7 +179,9 @@ struct AttachmentTests {
             return found == zero && text.contains("not a regular file")
         }
         // A sparse file one byte over the bound: nothing on disk, 256 MiB read before the refusal.
-        let url = try Self.writePNG(named: "huge.png")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-huge-\(UUID().uuidString).png")
+        try Self.png.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(256 << 20) + 1)
         try handle.close()
@@ -193,7 +191,6 @@ struct AttachmentTests {
             guard case let Transcript.ImageAttachment.LoadError.unreadable(found, text) = error else { return false }
             return found == url && text.contains("more than 268435456 bytes")
         }
-        try FileManager.default.removeItem(at: url)
     }
 
     // MARK: Claude

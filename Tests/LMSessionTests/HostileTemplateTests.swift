@@ -12,7 +12,6 @@ import Testing
 
     @Test func aTemplateThatExceedsItsStepBudgetFailsToLoadNamingTheLimit() throws {
         let url = try TinyThinkingModel.write(chatTemplate: Self.doubling + TinyThinkingModel.chatTemplate)
-        defer { try? FileManager.default.removeItem(at: url) }
         do {
             _ = try SystemLanguageModel(fileURL: url, contextSize: 512, threads: 1)
             Issue.record("the model loaded")
@@ -32,7 +31,6 @@ import Testing
     @Test func aBoundedRecursiveMacroStillLoads() throws {
         let small = Self.doubling.replacingOccurrences(of: "n < 40", with: "n < 10")
         let url = try TinyThinkingModel.write(chatTemplate: small + TinyThinkingModel.chatTemplate)
-        defer { try? FileManager.default.removeItem(at: url) }
         let model = try SystemLanguageModel(fileURL: url, contextSize: 512, threads: 1)
         #expect(model.availability == .available)
     }

@@ -99,10 +99,8 @@ enum TinyThinkingModel {
         return b.build()
     }
 
-    /// The GGUF (with `chatTemplate`) written to a fresh temporary file.
+    /// The GGUF (with `chatTemplate`) written to a file kept by content (``TestFiles``).
     static func write(chatTemplate: String = chatTemplate) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-thinking-\(UUID().uuidString).gguf")
-        try Data(gguf(chatTemplate: chatTemplate)).write(to: url)
-        return url
+        try TestFiles.write(Data(gguf(chatTemplate: chatTemplate)), named: "thinking.gguf")
     }
 }

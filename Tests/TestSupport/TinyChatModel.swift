@@ -73,11 +73,9 @@ public enum TinyChatModel {
         return b.build()
     }
 
-    /// Writes ``build(vocabulary:template:seed:)`` to a temporary file and returns its path.
+    /// Writes ``build(vocabulary:template:seed:)`` to a file kept by content (``TestFiles``) and returns its path.
     public static func write(vocabulary: String, template: String?) throws -> String {
-        let name = "lmsession-tiny-\(vocabulary)-\(template ?? "none")-\(ProcessInfo.processInfo.processIdentifier).gguf"
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
-        try Data(try build(vocabulary: vocabulary, template: template)).write(to: url)
-        return url.path
+        try TestFiles.write(Data(try build(vocabulary: vocabulary, template: template)),
+                            named: "tiny-\(vocabulary)-\(template ?? "none").gguf").path
     }
 }

@@ -112,11 +112,8 @@ public enum TinyVisionModel {
         return b.build()
     }
 
-    /// Writes ``build(seed:)`` to a new temporary file and returns its path (a file of its own per call, so one
-    /// suite removing its copy does not pull another's away).
+    /// Writes ``build(seed:)`` (or ``buildGemma3()``) to a file kept by content (``TestFiles``) and returns its path.
     public static func write(gemma: Bool = false) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-tiny-vision-\(UUID().uuidString).gguf")
-        try Data(gemma ? buildGemma3() : build()).write(to: url)
-        return url.path
+        try TestFiles.write(Data(gemma ? buildGemma3() : build()), named: gemma ? "tiny-vision-gemma3.gguf" : "tiny-vision.gguf").path
     }
 }

@@ -30,7 +30,6 @@ struct ImageCommandTests {
     @Test("the image goes before the prompt as llama-mtmd-cli puts it: the same greedy answer")
     func answersAsLlamaMtmdCli() throws {
         let model = try TinyVisionModel.write()
-        defer { try? FileManager.default.removeItem(atPath: model) }
         let (status, output) = try CommandLineVocabularyTests.run(["generate", "--model", model, "--mmproj", Self.mmproj, "--image", Self.image,
                                                                    "--greedy", "--max-tokens", "16", "--threads", "2", "--context", "512",
                                                                    "Describe this image."])
@@ -43,7 +42,6 @@ struct ImageCommandTests {
     @Test("every --image is used, in order, as llama-mtmd-cli uses them")
     func severalImages() throws {
         let model = try TinyVisionModel.write()
-        defer { try? FileManager.default.removeItem(atPath: model) }
         func promptTokens(_ images: [String]) throws -> Int {
             let (status, output) = try CommandLineVocabularyTests.run(["generate", "--model", model, "--mmproj", Self.mmproj]
                 + images.flatMap { ["--image", $0] } + ["--greedy", "--max-tokens", "1", "--threads", "2", "--context", "512", "Compare."])
