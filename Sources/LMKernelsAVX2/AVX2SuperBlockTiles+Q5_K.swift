@@ -56,12 +56,7 @@ extension Q5_KAVX2: AVX2SuperBlockTileFormat {
     /// of group `2c + 1`.
     @inline(__always)
     static func tileWeights(_ p: UnsafeRawPointer, _ c: Int, _ v: Int) -> (low: SIMD32<UInt8>, high: SIMD32<UInt8>) {
-        let q = p.loadUnaligned(fromByteOffset: chunkBytes * c + 32 * v, as: SIMD32<UInt8>.self)
-        let bits = p.loadUnaligned(fromByteOffset: chunkBytes * c + fifthBitsAt + 32 * (v >> 2), as: SIMD32<UInt8>.self)
-        let j = v & 3
-        // Bit j to bit 4 for group 2c, bit 4 + j to bit 4 for group 2c + 1.
-        return (AVX2.or(AVX2.and(q, AVX2.bytes(0x0f)), AVX2.and(AVX2.shiftLeft(bits, 4 - j), AVX2.bytes(0x10))),
-                AVX2.or(AVX2.shiftRight(q, 4), AVX2.and(AVX2.shiftRight(bits, j), AVX2.bytes(0x10))))
+        (tileWeights(p, c, v, high: false), tileWeights(p, c, v, high: true))
     }
 
     @inline(__always)
@@ -87,6 +82,24 @@ extension Q5_KAVX2: AVX2SuperBlockTileFormat {
         offsets = offsets.addingProduct(AVX2.float(minSum), -F16CHalves.floats(p.loadUnaligned(fromByteOffset: dminAt, as: SIMD8<UInt16>.self)) * da)
     }
 
+}
+
+extension Q5_KAVX2: AVX2NibbleSuperBlockTile {
+    static var vectorsPerSum: Int { 4 }
+
+    /// One group of ``tileWeights(_:_:_:)``.
+    @inline(__always)
+    static func tileWeights(_ p: UnsafeRawPointer, _ c: Int, _ v: Int, high: Bool) -> SIMD32<UInt8> {
+        let q = p.loadUnaligned(fromByteOffset: chunkBytes * c + 32 * v, as: SIMD32<UInt8>.self)
+        let bits = p.loadUnaligned(fromByteOffset: chunkBytes * c + fifthBitsAt + 32 * (v >> 2), as: SIMD32<UInt8>.self)
+        let j = v & 3
+        // Bit j to bit 4 for group 2c, bit 4 + j to bit 4 for group 2c + 1.
+        return high ? AVX2.or(AVX2.shiftRight(q, 4), AVX2.and(AVX2.shiftRight(bits, j), AVX2.bytes(0x10)))
+                    : AVX2.or(AVX2.and(q, AVX2.bytes(0x0f)), AVX2.and(AVX2.shiftLeft(bits, 4 - j), AVX2.bytes(0x10)))
+    }
+}
+
+extension Q5_KAVX2 {
     /// Tile `tile` in the prefill layout of ``AVX2PackedSuperBlocks`` (Q4_K's, with five-bit weights).
     @inline(__always)
     static func unpack(_ tile: UnsafeRawPointer, blocks: Int, into packed: UnsafeMutableRawPointer) {

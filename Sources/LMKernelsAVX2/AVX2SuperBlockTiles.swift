@@ -96,37 +96,55 @@ extension Q4_KAVX2: AVX2SuperBlockTileFormat {
         acc = acc.addingProduct(AVX2.float(sum), F16CHalves.floats(p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<UInt16>.self)) * da)
         offsets = offsets.addingProduct(AVX2.float(minSum), -F16CHalves.floats(p.loadUnaligned(fromByteOffset: dminAt, as: SIMD8<UInt16>.self)) * da)
     }
+}
 
-    /// Four tokens (batched decode) nibble half by nibble half: each weight vector is masked or
-    /// shifted once for the four, and only four Int16 sums are live (the four folds in turn redo
-    /// the nibble unpacking per token). The Int32 sums are exact, so the values are the folds'.
+/// Q4_K and Q5_K tiles: chunk `c` of a tile block holds groups `2c` (low nibbles) and `2c + 1` (high
+/// nibbles) in 8 vectors, then the 8 rows' sub-scale pairs at `scalesAt` and min pairs at `minsAt`.
+protocol AVX2NibbleSuperBlockTile: AVX2SuperBlockTileFormat {
+    static var chunkBytes: Int { get }
+    static var scalesAt: Int { get }
+    static var minsAt: Int { get }
+    static var dAt: Int { get }
+    static var dminAt: Int { get }
+    /// Vectors whose byte products one Int16 sum holds: 8 for four-bit weights (16 products of at most
+    /// 15·128 per lane), 4 for five-bit ones (8 of at most 31·128).
+    static var vectorsPerSum: Int { get }
+    /// The unsigned weights of chunk `c`, vector `v` of tile block `p`: group `2c` (`high` false) or `2c + 1`.
+    static func tileWeights(_ p: UnsafeRawPointer, _ c: Int, _ v: Int, high: Bool) -> SIMD32<UInt8>
+}
+
+extension AVX2NibbleSuperBlockTile {
+    /// Four tokens (batched decode) group by group: each weight vector is unpacked once for the four
+    /// (four folds in turn unpack it per token), and only four Int16 sums are live. The Int32 sums
+    /// are exact, so the values are the folds'.
     @inline(__always)
     static func fold4(_ acc: inout Accumulators4, _ offsets: inout Accumulators4, _ p: UnsafeRawPointer, _ x: ActivationRows4, _ b: Int) {
         let a0 = UnsafeRawPointer(x.0.bytes + 256 * b), a1 = UnsafeRawPointer(x.1.bytes + 256 * b)
         let a2 = UnsafeRawPointer(x.2.bytes + 256 * b), a3 = UnsafeRawPointer(x.3.bytes + 256 * b)
         var s0 = SIMD8<Int32>(), s1 = SIMD8<Int32>(), s2 = SIMD8<Int32>(), s3 = SIMD8<Int32>()
-        @inline(__always) func half(_ c: Int, high: Bool, scales: SIMD16<Int16>) {
+        @inline(__always) func vectors(_ c: Int, _ first: Int, high: Bool, scales: SIMD16<Int16>) {
             var h0 = SIMD16<Int16>(), h1 = SIMD16<Int16>(), h2 = SIMD16<Int16>(), h3 = SIMD16<Int16>()
             let at = 64 * c + (high ? 32 : 0)
             @inline(__always) func add(_ h: inout SIMD16<Int16>, _ q: SIMD32<UInt8>, _ a: UnsafeRawPointer, _ v: Int) {
                 h = AVX2.add16(h, AVX2.maddubs(q, unsafeBitCast(AVX2.broadcast4(a, at + 4 * v), to: SIMD32<Int8>.self)))
             }
-            for v in 0..<8 {
-                let raw = p.loadUnaligned(fromByteOffset: chunkBytes * c + 32 * v, as: SIMD32<UInt8>.self)
-                let q = high ? AVX2.shiftRight(raw, 4) : AVX2.and(raw, AVX2.bytes(0x0f))
+            for v in first..<first + vectorsPerSum {
+                let q = tileWeights(p, c, v, high: high)
                 add(&h0, q, a0, v); add(&h1, q, a1, v); add(&h2, q, a2, v); add(&h3, q, a3, v)
             }
             s0 &+= AVX2.madd(h0, scales); s1 &+= AVX2.madd(h1, scales)
             s2 &+= AVX2.madd(h2, scales); s3 &+= AVX2.madd(h3, scales)
         }
         for c in 0..<4 {
-            let s = scalePairs(widen(p, chunkBytes * c + scalesAt))
-            half(c, high: false, scales: s.low)
-            half(c, high: true, scales: s.high)
+            let s = scalePairs(Q4_KAVX2.widen(p, chunkBytes * c + scalesAt))
+            for first in stride(from: 0, to: 8, by: vectorsPerSum) {
+                vectors(c, first, high: false, scales: s.low)
+                vectors(c, first, high: true, scales: s.high)
+            }
         }
         @inline(__always) func minSum(_ x: ActivationRow) -> SIMD8<Int32> {
             var m = SIMD8<Int32>()
-            for c in 0..<4 { m &+= AVX2.madd(widen(p, chunkBytes * c + minsAt), sumPair(x.groupSums + 8 * b + 2 * c)) }
+            for c in 0..<4 { m &+= AVX2.madd(Q4_KAVX2.widen(p, chunkBytes * c + minsAt), sumPair(x.groupSums + 8 * b + 2 * c)) }
             return m
         }
         let d = F16CHalves.floats(p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<UInt16>.self))
@@ -138,6 +156,16 @@ extension Q4_KAVX2: AVX2SuperBlockTileFormat {
         }
         finish(&acc.0, &offsets.0, s0, x.0); finish(&acc.1, &offsets.1, s1, x.1)
         finish(&acc.2, &offsets.2, s2, x.2); finish(&acc.3, &offsets.3, s3, x.3)
+    }
+}
+
+extension Q4_KAVX2: AVX2NibbleSuperBlockTile {
+    static var vectorsPerSum: Int { 8 }
+
+    @inline(__always)
+    static func tileWeights(_ p: UnsafeRawPointer, _ c: Int, _ v: Int, high: Bool) -> SIMD32<UInt8> {
+        let q = p.loadUnaligned(fromByteOffset: chunkBytes * c + 32 * v, as: SIMD32<UInt8>.self)
+        return high ? AVX2.shiftRight(q, 4) : AVX2.and(q, AVX2.bytes(0x0f))
     }
 }
 
