@@ -150,7 +150,7 @@ final class LocalConversation: @unchecked Sendable {
         }
         let vocabulary = DecodeVocabulary(tokenizer: loaded.model.tokenizer, toolSyntax: loaded.renderer.toolSyntax,
                                           indexCache: loaded.tokenIndex)
-        try LocalDecoding.checkSchemaFitsBudget(request, vocabulary: vocabulary)
+        let schemaGuide = try LocalDecoding.schemaGuideWithinBudget(request, vocabulary: vocabulary)
         guard try acquireCache(wait: true, stop: stop) else { return }
         defer { local.budget.release(self) }
         let context = batchedSequence(loaded)
@@ -160,7 +160,7 @@ final class LocalConversation: @unchecked Sendable {
         loaded.keepInstructionPrefix(of: request.transcript, prompt: prompt, context: context.context)
         let promptEnd = ReasoningPromptEnd(prompt, markers: vocabulary.reasoningMarkers, isWhitespace: vocabulary.isWhitespace)
         try LocalDecoding.run(request, vocabulary: vocabulary, forward: context, logits: logits, promptCount: prompt.count,
-                              cached: cached, promptEnd: promptEnd, isCancelled: { stop.isSet }, emit: emit)
+                              cached: cached, promptEnd: promptEnd, schemaGuide: schemaGuide, isCancelled: { stop.isSet }, emit: emit)
     }
 
     private func prefill(transcript: Transcript, promptPrefix: Prompt?) throws {

@@ -16,6 +16,7 @@ package enum LocalDecoding {
     /// - Parameters:
     ///   - promptCount: tokens of the prompt, for usage; `cached`: how many came from the KV cache.
     ///   - promptEnd: whether the prompt's end already opened or closed a reasoning block (see ``ReasoningGuide``).
+    ///   - schemaGuide: the schema's guide from ``schemaGuideWithinBudget(_:vocabulary:)``, when it built one.
     ///   - isCancelled: checked before every token.
     /// - Throws: ``LanguageModelError/contextSizeExceeded(_:)`` when the window fills,
     ///   ``LanguageModelError/unsupportedGenerationGuide(_:)`` when the schema or a tool's parameters cannot be
@@ -23,7 +24,7 @@ package enum LocalDecoding {
     ///   tool call runs too long or does not decode; `InferenceError` from the forward pass.
     package static func run(_ request: LanguageModelRequest, vocabulary: DecodeVocabulary, forward: some ForwardPass,
                             logits: UnsafeBufferPointer<Float>, promptCount: Int, cached: Int, promptEnd: ReasoningPromptEnd = .none,
-                            isCancelled: () -> Bool, emit: (LanguageModelEvent) -> Void) throws {
+                            schemaGuide: GrammarGuide? = nil, isCancelled: () -> Bool, emit: (LanguageModelEvent) -> Void) throws {
         var generated = 0
         var reasoningTokens = 0
         defer {
@@ -76,7 +77,7 @@ package enum LocalDecoding {
             finish(&sequence, reason)
             if request.schema != nil, reason == .maximumTokens { try checkNotCutNumber(responseText, budget: budget) }
         } else if let schema = request.schema {
-            var (sequence, reason) = try decode(try GrammarGuide(schema: schema, index: vocabulary.index(), budgeted: budget != nil))
+            var (sequence, reason) = try decode(try schemaGuide ?? GrammarGuide(schema: schema, index: vocabulary.index(), budgeted: budget != nil))
             finish(&sequence, reason)
             if reason == .maximumTokens, !sequence.guide.inner.matcher.isTerminated { try checkNotCutNumber(responseText, budget: budget) }
         } else {
@@ -87,16 +88,17 @@ package enum LocalDecoding {
 }
 
 extension LocalDecoding {
-    /// Refuses, before any prefill, a structured request whose shortest value needs more tokens than
-    /// `maximumResponseTokens`: decoding would fail at its first token, after prefilling the prompt (and the schema
-    /// described in it) for nothing. Requests with tools or tool steps are left to decoding (a call may come first).
+    /// The schema's guide for a structured request with `maximumResponseTokens` (nil for others), built before any
+    /// prefill so that a value whose shortest form needs more tokens than the budget is refused then: decoding would
+    /// fail at its first token, after prefilling the prompt (and the schema described in it) for nothing. Requests
+    /// with tools or tool steps are left to decoding (a call may come first). Pass the guide on to ``run``.
     /// - Throws: the ``GeneratedContent/ParsingError`` decoding would throw, and
     ///   ``LanguageModelError/unsupportedGenerationGuide(_:)`` when the schema cannot be enforced.
-    package static func checkSchemaFitsBudget(_ request: LanguageModelRequest, vocabulary: DecodeVocabulary) throws {
+    package static func schemaGuideWithinBudget(_ request: LanguageModelRequest, vocabulary: DecodeVocabulary) throws -> GrammarGuide? {
         guard let schema = request.schema, let budget = request.options.maximumResponseTokens,
-              request.toolDefinitions.isEmpty, !request.transcript.contains(where: \.isToolStep) else { return }
+              request.toolDefinitions.isEmpty, !request.transcript.contains(where: \.isToolStep) else { return nil }
         let guide = try GrammarGuide(schema: schema, index: vocabulary.index(), budgeted: true)
-        guard let needed = guide.completionTokenCount, needed > budget else { return }
+        guard let needed = guide.completionTokenCount, needed > budget else { return guide }
         throw sessionError(.budgetTooSmall(tokensLeft: budget, needed: needed),
                            schemaName: schema.formatName.isEmpty ? nil : schema.formatName)
     }
