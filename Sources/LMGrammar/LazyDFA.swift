@@ -15,7 +15,12 @@ final class LazyDFA {
     private(set) var sets: [[Int64]] = []
     private var index: [[Int64]: Int32] = [:]
     private(set) var accepting: [Bool] = []
+    /// Whether every token made only of ordinary string characters leads from the state back to itself: its runs
+    /// include a free-string home, and no other run moves on such a character (a search pattern's own states,
+    /// after its unanchored start, do: there the characters make progress and the state is not free).
     private(set) var inFreeString: [Bool] = []
+    /// NFA states with an edge on an ordinary string character (what a free-string home loops on).
+    private let movesOnPlainCharacter: [Bool]
     /// Transitions, `[stateCount, 256]`, grown by doubling.
     private(set) var table: UnsafeMutablePointer<Int32>
     private var capacity: Int
@@ -44,6 +49,10 @@ final class LazyDFA {
         capacity = 1024  // 1 MiB of rows; pages are touched only as states appear
         table = .allocate(capacity: capacity * 256)
         mark = [UInt32](repeating: 0, count: nfa.count)
+        // Ordinary characters: bytes 0x20-0xFF but `"` and `\` (UTF-8 multibyte characters included).
+        movesOnPlainCharacter = nfa.edges.map { edges in
+            edges.contains { e in e.hi >= 0x20 && !(e.lo == e.hi && (e.lo == 0x22 || e.lo == 0x5C)) }
+        }
         let first = closure(of: [Int64(nfa.start)])
         start = first.isEmpty ? Self.dead : (intern(first) ?? Self.dead)
     }
@@ -161,7 +170,8 @@ final class LazyDFA {
         sets.append(set)
         index[set] = id
         accepting.append(set.contains(Self.run(nfa.accept, CallContexts.root)))
-        inFreeString.append(set.contains { nfa.isFreeStringHome[Int(Self.state($0))] })
+        inFreeString.append(set.contains { nfa.isFreeStringHome[Int(Self.state($0))] }
+                            && !set.contains { !nfa.isFreeStringHome[Int(Self.state($0))] && movesOnPlainCharacter[Int(Self.state($0))] })
         masks.append(nil)
         completionLengths.append(Self.unknown)
         if sets.count > capacity {

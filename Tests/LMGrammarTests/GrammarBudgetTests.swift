@@ -50,6 +50,22 @@ struct GrammarBudgetTests {
         #expect((probe.matcher.completionTokenCount ?? .max) <= (probe.matcher.shortestCompletion()?.count ?? 0))
     }
 
+    /// An unanchored pattern is matched anywhere: text before the match keeps the string open, but closing it
+    /// takes the match's characters, which the search left out as "free string" characters (it found no
+    /// completion, and the session refused the schema as one it cannot enforce).
+    @Test("an unanchored pattern closes by writing its match, counted exactly", arguments: [
+        (#"{"type":"string","pattern":"abc"}"#, #""Data: 2022-"#),
+        (#"{"type":"string","pattern":"[0-9]{4}-[0-9]{2}"}"#, #""Data: 2022-"#),
+        (#"{"type":"string","pattern":"a{5}b{5}$"}"#, #""x"#),
+    ])
+    func unanchoredPatternCloses(schema: String, prefix: String) throws {
+        let probe = try GrammarProbe(schema: schema)
+        #expect(probe.feed(prefix))
+        let count = probe.matcher.completionTokenCount
+        #expect(count != nil)
+        #expect(count == (try Self.referenceCount(schema, prefix: prefix, limit: 16)))
+    }
+
     @Test("the count after a token is the count once it is accepted, nil when it is refused, 0 after a closing end of generation")
     func countAfterToken() throws {
         let prefix = #"{"title":"ab","tags":["x"#

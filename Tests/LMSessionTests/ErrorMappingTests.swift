@@ -189,19 +189,6 @@ struct ErrorMappingTests {
             session.errorConvention = convention
             return try await caught { _ = try await session.respond(to: "A code.", schema: blowUp, options: RealModel.greedy(40)) }
         },
-        Scenario(name: "a JSON Schema pattern whose completions the budget search cannot find", sdk27: "LanguageModelError.unsupportedGenerationGuide",
-                 sdk26: "LanguageModelSession.GenerationError.unsupportedGuide",
-                 check: { error in
-                     guard case LanguageModelError.unsupportedGenerationGuide(let guide) = error else { return false }
-                     return guide.debugDescription.hasPrefix("The schema cannot be enforced: no way to close the value was found within 4096 tokens")
-                 }) { convention in
-            // JSON Schema patterns are unanchored: the value holds a match somewhere. A large budget cannot help
-            // here, so this is a guide the model cannot follow, not a budget too small (a new user's report).
-            let unanchored = try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"x":{"type":"string","pattern":"[a-z]*a[a-z]{30}"}},"required":["x"]}"#)
-            let session = LanguageModelSession(model: RealModel.model)
-            session.errorConvention = convention
-            return try await caught { _ = try await session.respond(to: "An x.", schema: unanchored, options: RealModel.greedy(1000)) }
-        },
         Scenario(name: "a tool's parameters have a guide the grammar cannot enforce", sdk27: "LanguageModelError.unsupportedGenerationGuide",
                  sdk26: "LanguageModelSession.GenerationError.unsupportedGuide",
                  check: { error in
