@@ -23,7 +23,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .contextFull(needed, contextSize):
             "the context is full: \(needed) tokens needed, \(contextSize) held"
         case let .budgetTooSmall(tokensLeft, needed):
-            "The response cannot be completed within maximumResponseTokens: \(tokensLeft) tokens left, "
+            "The response cannot be completed within maximumResponseTokens: \(tokensLeft) token\(tokensLeft == 1 ? "" : "s") left, "
                 + "\(needed.map { "\($0)" } ?? "more") needed to close the value."
         case .noTokenAllowed:
             "no token can continue the response"

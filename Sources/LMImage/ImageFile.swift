@@ -30,6 +30,9 @@ public enum ImageFile {
         case S_IFDIR: throw .directory
         default: throw .notRegularFile
         }
+        // Refused by its size before reading (a sparse file of gigabytes was read to the bound first); checked
+        // again after reading, as the file may grow meanwhile.
+        guard status.st_size <= maxBytes else { throw .tooLarge(limit: maxBytes) }
         let data: Data
         do { data = try handle.read(upToCount: maxBytes + 1) ?? Data() } catch { throw .unreadable(error.localizedDescription) }
         guard data.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }

@@ -125,6 +125,9 @@ func readTextFile(_ path: String, what: String) throws(CLIError) -> String {
     var status = stat()
     guard fstat(fd, &status) == 0 else { throw .failed("cannot read \(path): \(String(cString: strerror(errno)))") }
     guard status.st_mode & S_IFMT != S_IFDIR else { throw .failed("\(path) is a directory, not \(what)") }
+    let tooLarge = CLIError.failed("\(path) holds more than \(textFileByteLimit >> 20) MiB, too much for \(what)")
+    // A regular file is refused by its size before reading (devices and pipes tell none: read to the bound).
+    guard status.st_mode & S_IFMT != S_IFREG || status.st_size <= textFileByteLimit else { throw tooLarge }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     let data: Data
     do {
@@ -132,7 +135,7 @@ func readTextFile(_ path: String, what: String) throws(CLIError) -> String {
     } catch {
         throw .failed("cannot read \(path): \(error.localizedDescription)")
     }
-    guard data.count <= textFileByteLimit else { throw .failed("\(path) holds more than \(textFileByteLimit >> 20) MiB, too much for \(what)") }
+    guard data.count <= textFileByteLimit else { throw tooLarge }
     guard let text = String(data: data, encoding: .utf8) else { throw .failed("\(path) is not UTF-8 text, not \(what)") }
     return text
 }

@@ -60,7 +60,12 @@ func printError(_ s: String) {
 /// Writes to standard output without a newline and unbuffered, for streaming. A failed write (a full disk,
 /// a closed file) ends the program with exit 1 and a message on stderr, not a crash.
 func writeOut(_ s: String) {
-    do { try FileHandle.standardOutput.write(contentsOf: Data(s.utf8)) } catch { outputFailed(error.localizedDescription) }
+    do { try FileHandle.standardOutput.write(contentsOf: Data(s.utf8)) } catch {
+        // Foundation wraps the system's error (EBADF, ENOSPC) in a generic one ("error 512"); name the system's.
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        outputFailed(underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
+                     ?? error.localizedDescription)
+    }
 }
 
 /// Ends the program for output that could not be written.

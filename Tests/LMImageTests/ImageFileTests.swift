@@ -46,7 +46,7 @@ import Glibc
         #expect(Self.readError(a) == .unreadable(String(cString: strerror(ELOOP))))
     }
 
-    /// A sparse file one byte over the bound: nothing on disk, reading stops at the bound.
+    /// A sparse file one byte over the bound: nothing on disk, refused by its size before any read.
     @Test func aFileOverTheBoundIsRefused() throws {
         let url = Self.temporary("huge.png")
         #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))

@@ -178,7 +178,7 @@ struct AttachmentTests {
             guard case let Transcript.ImageAttachment.LoadError.unreadable(found, text) = error else { return false }
             return found == zero && text.contains("not a regular file")
         }
-        // A sparse file one byte over the bound: nothing on disk, 256 MiB read before the refusal.
+        // A sparse file one byte over the bound: nothing on disk, refused by its size.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lmsession-huge-\(UUID().uuidString).png")
         try Self.png.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }

@@ -98,7 +98,7 @@ struct GuidedBudgetTests {
             let (text, _) = try Self.generate(shape, budget: tokens)
             Issue.record("no error; generated \(text)")
         } catch let error as GeneratedContent.ParsingError {
-            #expect(error.debugDescription.contains("\(tokens) tokens left"), "\(error.debugDescription)")
+            #expect(error.debugDescription.contains(tokens == 1 ? "1 token left" : "\(tokens) tokens left"), "\(error.debugDescription)")
         }
     }
 

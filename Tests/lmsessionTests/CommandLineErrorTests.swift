@@ -38,6 +38,8 @@ struct CommandLineErrorTests {
         (["chat", "--max-tokens", "-3"], "--max-tokens must be at least 0"),
         (["chat", "--tool-calling", "required"], "--tool-calling needs --tools demo"),
         (["bench", "--sessions", "100000"], "--sessions must be between 1 and 256"),
+        // One token a sequence leaves no decode step: the rate was inf, printed as invalid JSON.
+        (["bench", "--json", "--sessions", "1", "--gen-tokens", "1"], "--gen-tokens must be at least 2 with --sessions"),
         (["bench", "--shared-instructions", "--instructions-tokens", "999999"], "--instructions-tokens must be at most 3968"),
         (["bench", "--json", "--sessions", "2", "--memory-bandwidth"], "bench --memory-bandwidth does not take --model, --sessions"),
         (["bench", "--shared-instructions", "--json"], "bench --shared-instructions does not take --json"),
@@ -164,7 +166,8 @@ struct CommandLineErrorTests {
                                         ["-c", "exec \"$0\" \"$@\" > /dev/full", try CommandLineVocabularyTests.binary().path] + arguments,
                                         mergingStandardError: true)
         #expect(result.status == 1, "\(result.text)")
-        #expect(result.text.contains("error: cannot write the output: "), "\(result.text)")
+        // The system's reason, not Foundation's generic "error 512" around it.
+        #expect(result.text.contains("error: cannot write the output: \(String(cString: strerror(ENOSPC)))"), "\(result.text)")
     }
 
     /// The default model (SmolLM2, trained on 8192 positions) caps a larger `--context`, and says so.

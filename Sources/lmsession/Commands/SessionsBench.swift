@@ -20,6 +20,8 @@ enum SessionsBench {
     static func run(_ a: CommandLineArguments, sessions: Int) throws(CLIError) {
         let pp = try a.int("prompt-tokens") ?? 128, tg = try a.int("gen-tokens") ?? 128
         guard sessions > 0, pp > 0, tg > 0 else { throw .usage("--sessions and token counts must be positive") }
+        // The first token comes from the prefill: one token per sequence leaves no decode step to time.
+        guard tg >= 2 else { throw .usage("--gen-tokens must be at least 2 with --sessions (the first token comes from the prefill)") }
         // Each sequence holds a KV cache of its whole context: 100,000 of them asked for terabytes.
         guard sessions <= maxSessions else { throw .usage("--sessions must be between 1 and \(maxSessions)") }
         let model = try ModelLocator.load(a.string("model"))
