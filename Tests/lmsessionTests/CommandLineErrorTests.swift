@@ -38,6 +38,8 @@ struct CommandLineErrorTests {
         (["chat", "--max-tokens", "-3"], "--max-tokens must be at least 0"),
         (["chat", "--tool-calling", "required"], "--tool-calling needs --tools demo"),
         (["bench", "--sessions", "100000"], "--sessions must be between 1 and 256"),
+        (["bench", "--threads", "0"], "--threads must be between 1 and"),
+        (["bench", "--sessions", "2", "--threads", "0"], "--threads must be between 1 and"),
         // One token a sequence leaves no decode step: the rate was inf, printed as invalid JSON.
         (["bench", "--json", "--sessions", "1", "--gen-tokens", "1"], "--gen-tokens must be at least 2 with --sessions"),
         (["bench", "--shared-instructions", "--instructions-tokens", "999999"], "--instructions-tokens must be at most 3968"),
@@ -156,6 +158,14 @@ struct CommandLineErrorTests {
         let (imageStatus, image) = try CommandLineVocabularyTests.run(["bench", "--mmproj", "/dev/null", "--image", a.path])
         #expect(imageStatus == 1, "\(image)")
         #expect(image == "error: cannot read \(a.path): \(loop)\n", "\(image)")
+    }
+
+    /// An image that cannot be read is named before the model and its mmproj load (here /dev/null, which would
+    /// then fail as a projector).
+    @Test func anUnreadableImageIsNamedBeforeAnythingLoads() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["generate", "--mmproj", "/dev/null", "--image", "/dev/zero", "Hi"])
+        #expect(status == 1, "\(output)")
+        #expect(output == "error: cannot read /dev/zero: it is not a regular file\n", "\(output)")
     }
 
     /// Output that cannot be written (a full disk) is a failure with a message, streamed (`generate`) or printed

@@ -32,9 +32,9 @@ enum BenchCommand {
         let depth = try a.int("depth") ?? 1
         guard pp > 0, tg > 0, reps > 0 else { throw .usage("token counts and repetitions must be positive") }
         guard depth >= 1, depth <= pp else { throw .usage("--depth must be in 1...\(pp) (the prompt tokens)") }
+        let threads = try a.threads()  // checked before the model loads
         let loadStart = Date()
         let model = try ModelLocator.load(a.string("model"))
-        let threads = try a.threads()
         let context: InferenceContext
         do { context = try InferenceContext(model: model, contextSize: pp + tg + 1, threads: threads) } catch { throw .failed("\(error)") }
         let loadMs = Date().timeIntervalSince(loadStart) * 1000

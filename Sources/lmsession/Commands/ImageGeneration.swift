@@ -1,9 +1,10 @@
 import Foundation
+import LMImage
 import LMSession
 
 /// `lmsession generate --mmproj MMPROJ.gguf --image FILE [--image FILE...] PROMPT`: one answer about images, through
 /// `LanguageModelSession` on the model with its `mmproj` file (Idefics3/SmolVLM, Gemma 3). The images go right before
-/// the prompt's text in the user message, in order (`Prompt { Attachment(imageURL:)...; PROMPT }`), where llama.cpp's
+/// the prompt's text in the user message, in order (`Prompt { Attachment(imageData:)...; PROMPT }`), where llama.cpp's
 /// `llama-mtmd-cli -p PROMPT --image FILE...` puts its media markers. The answer on stdout, token counts and time on
 /// stderr.
 enum ImageGeneration {
@@ -20,10 +21,15 @@ enum ImageGeneration {
         let threads = try a.threads()
         let options = try SchemaGeneration.generationOptions(a)
         let modelPath = ModelLocator.path(a.string("model"))
-        for (path, what) in [(modelPath, "model"), (mmproj, "mmproj file")] + images.map({ ($0, "image") })
-            where !FileManager.default.fileExists(atPath: path) {
+        for (path, what) in [(modelPath, "model"), (mmproj, "mmproj file")] where !FileManager.default.fileExists(atPath: path) {
             throw .failed("\(what) not found at \(path)")
         }
+        // Read before the model loads, so an unreadable image is named at once (the bytes go in as data).
+        var read: [Data] = []
+        for path in images {
+            do { read.append(try ImageFile.read(URL(fileURLWithPath: path))) } catch { throw .failed("cannot read \(path): \(error)") }
+        }
+        let imageData = read
         let (prompt, instructions) = (a.positional[0], a.string("system"))
         let start = ContinuousClock.now
         let outcome = blocking { () async throws -> (text: String, usage: LanguageModelSession.Usage) in
@@ -32,7 +38,7 @@ enum ImageGeneration {
             noteContextCap(requested: contextSize, used: model.contextSize)
             let session = LanguageModelSession(model: model, instructions: instructions)
             let response = try await session.respond(options: options) {
-                for image in images { Attachment(imageURL: URL(fileURLWithPath: image)) }
+                for data in imageData { Attachment(imageData: data) }
                 prompt
             }
             return (response.content, response.usage)

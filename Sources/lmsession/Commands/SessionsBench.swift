@@ -24,8 +24,8 @@ enum SessionsBench {
         guard tg >= 2 else { throw .usage("--gen-tokens must be at least 2 with --sessions (the first token comes from the prefill)") }
         // Each sequence holds a KV cache of its whole context: 100,000 of them asked for terabytes.
         guard sessions <= maxSessions else { throw .usage("--sessions must be between 1 and \(maxSessions)") }
+        let threads = try a.threads()  // checked before the model loads
         let model = try ModelLocator.load(a.string("model"))
-        let threads = try a.threads()
         let scheduler: BatchScheduler
         do {
             scheduler = BatchScheduler(engine: try ForwardEngine(model: model, contextSize: pp + tg + 1, threads: threads))
