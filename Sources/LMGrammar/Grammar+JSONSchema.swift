@@ -32,6 +32,7 @@ extension Grammar {
     public init(jsonSchema text: String, options: GrammarOptions = GrammarOptions()) throws(GrammarError) {
         let json: JSONValue
         do { json = try JSONValue.parse(text) } catch { throw .invalidSchema(path: "", reason: "the JSON cannot be read: \(error)") }
+        if let (path, reason) = json.firstRepeatedKey() { throw .invalidSchema(path: path, reason: reason) }
         try self.init(jsonSchema: json, options: options)
     }
 

@@ -102,6 +102,10 @@ struct GrammarJSONSchemaTests {
         (#"{"type":"object","properties":{"a":{"type":"date"}}}"#, "/properties/a/type"),
         (#"{"type":"object","properties":{"a~b/c":{"minLength":"x"}}}"#, "/properties/a~0b~1c/minLength"),
         (#"[1]"#, ""),
+        // A key given twice (which one wins is up to the reader): refused where it is, deep ones too.
+        (#"{"type":"string","type":"integer"}"#, ""),
+        (#"{"type":"object","properties":{"a/b":{"type":"string","minLength":1,"type":"integer"}}}"#, "/properties/a~1b"),
+        (#"{"anyOf":[{"type":"string"},{"enum":[{"k":1,"k":2}]}]}"#, "/anyOf/1/enum/0"),
     ])
     func invalid(schema: String, path: String) {
         #expect {

@@ -15,6 +15,17 @@ struct GenerableSchemaJSONTests {
         #expect(try decoded.grammarAccepts(#"{"slug":"p","author":{"name":"A"},"price":1,"ratio":1,"published":true,"tags":[],"code":"ABC-1234"}"#))
     }
 
+    /// `{"type":"string","type":"integer"}` read as both and failed as "no value satisfies the grammar".
+    @Test("a key given twice in one object is refused, naming the key and its place")
+    func repeatedKey() {
+        #expect {
+            try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"n":{"type":"string","type":"integer"}}}"#)
+        } throws: { error in
+            guard let read = error as? SchemaReadError else { return false }
+            return read.path == "/properties/n" && read.reason == #"the key "type" appears twice in one object"#
+        }
+    }
+
     @Test("plain JSON Schema reads with properties in written order")
     func plainSchema() throws {
         let schema = try GenerationSchema(jsonSchema: #"""

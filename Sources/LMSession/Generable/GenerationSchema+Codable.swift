@@ -30,12 +30,13 @@ extension GenerationSchema: Codable {
     /// Reads JSON Schema text (Apple's shape or plain JSON Schema, drafts 4 to 2020-12), keeping
     /// properties in written order when there is no `x-order`. Every keyword that constrains
     /// values is enforced by the grammar or rejected here (see docs/guided.md). Not in Apple's API.
-    /// - Throws: `SchemaReadError` for text that is not JSON, a schema that cannot be read, a
+    /// - Throws: `SchemaReadError` for text that is not JSON (or gives a key twice in one object), a schema that cannot be read, a
     ///   keyword that cannot be enforced (`keyword` names it), or a schema no value satisfies;
     ///   `path` is the JSON pointer of the place in the text.
     public init(jsonSchema text: String) throws {
         let json: JSONValue
         do { json = try JSONValue.parse(text) } catch { throw SchemaReadError(path: "", reason: "the JSON cannot be read: \(error)") }
+        if let (path, reason) = json.firstRepeatedKey() { throw SchemaReadError(path: path, reason: reason) }
         self = try GenerationSchema(json: json, strict: true)
     }
 }
