@@ -81,7 +81,6 @@ extension Q5_KAVX2: AVX2SuperBlockTileFormat {
         acc = acc.addingProduct(AVX2.float(sum), F16CHalves.floats(p.loadUnaligned(fromByteOffset: dAt, as: SIMD8<UInt16>.self)) * da)
         offsets = offsets.addingProduct(AVX2.float(minSum), -F16CHalves.floats(p.loadUnaligned(fromByteOffset: dminAt, as: SIMD8<UInt16>.self)) * da)
     }
-
 }
 
 extension Q5_KAVX2: AVX2NibbleSuperBlockTile {
