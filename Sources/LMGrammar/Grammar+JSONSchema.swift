@@ -32,11 +32,12 @@ extension Grammar {
     public init(jsonSchema text: String, options: GrammarOptions = GrammarOptions()) throws(GrammarError) {
         let json: JSONValue
         do { json = try JSONValue.parse(text) } catch { throw .invalidSchema(path: "", reason: "the JSON cannot be read: \(error)") }
-        if let (path, reason) = json.firstRepeatedKey() { throw .invalidSchema(path: path, reason: reason) }
         try self.init(jsonSchema: json, options: options)
     }
 
+    /// ``init(jsonSchema:options:)`` on parsed JSON; an object that gives a key twice is `.invalidSchema` at its pointer.
     package init(jsonSchema json: JSONValue, options: GrammarOptions = GrammarOptions()) throws(GrammarError) {
+        if let (path, reason) = json.firstRepeatedKey() { throw .invalidSchema(path: path, reason: reason) }
         self = try SchemaReader(document: SchemaDocument(root: json), options: options).grammar()
     }
 }

@@ -36,7 +36,6 @@ extension GenerationSchema: Codable {
     public init(jsonSchema text: String) throws {
         let json: JSONValue
         do { json = try JSONValue.parse(text) } catch { throw SchemaReadError(path: "", reason: "the JSON cannot be read: \(error)") }
-        if let (path, reason) = json.firstRepeatedKey() { throw SchemaReadError(path: path, reason: reason) }
         self = try GenerationSchema(json: json, strict: true)
     }
 }
