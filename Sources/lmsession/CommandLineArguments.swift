@@ -3,14 +3,18 @@ import LMTransformer
 
 /// Minimal `--flag value` / `--switch` / positional parser for the command line tool.
 struct CommandLineArguments {
-    /// Every value given for each option, in order (a single-valued option takes its last).
+    /// Every value given for each option, in order (more than one only for a repeatable option).
     private var values: [String: [String]] = [:]
     private(set) var switches: Set<String> = []
     private(set) var positional: [String] = []
 
-    /// - Parameter valueOptions: option names that take a value (`--model PATH`).
-    /// - Throws: ``CLIError/usage(_:)`` for an unknown option or a missing value.
-    init(_ args: ArraySlice<String>, valueOptions: Set<String>, switches allowed: Set<String>) throws(CLIError) {
+    /// - Parameters:
+    ///   - valueOptions: option names that take a value (`--model PATH`).
+    ///   - repeatable: those of them that may be given more than once (`--image`).
+    /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, or a value option other than
+    ///   a repeatable one given twice (which of the two was meant is not guessed).
+    init(_ args: ArraySlice<String>, valueOptions: Set<String>, switches allowed: Set<String>,
+         repeatable: Set<String> = []) throws(CLIError) {
         var i = args.startIndex
         while i < args.endIndex {
             let a = args[i]
@@ -23,10 +27,10 @@ struct CommandLineArguments {
                 if let eq = name.firstIndex(of: "=") {
                     let key = String(name[..<eq])
                     guard valueOptions.contains(key) else { throw .usage("unknown option --\(key)") }
-                    values[key, default: []].append(String(name[name.index(after: eq)...]))
+                    try add(String(name[name.index(after: eq)...]), to: key, repeatable: repeatable)
                 } else if valueOptions.contains(name) {
                     guard i + 1 < args.endIndex else { throw .usage("--\(name) needs a value") }
-                    values[name, default: []].append(args[i + 1])
+                    try add(args[i + 1], to: name, repeatable: repeatable)
                     i += 1
                 } else if allowed.contains(name) {
                     switches.insert(name)
@@ -40,6 +44,11 @@ struct CommandLineArguments {
         }
     }
 
+    private mutating func add(_ value: String, to name: String, repeatable: Set<String>) throws(CLIError) {
+        guard values[name] == nil || repeatable.contains(name) else { throw .usage("--\(name) given twice") }
+        values[name, default: []].append(value)
+    }
+
     /// The options and switches given, by name.
     var given: Set<String> { switches.union(values.keys) }
 
@@ -49,7 +58,7 @@ struct CommandLineArguments {
         if !extra.isEmpty { throw .usage("\(mode) does not take " + extra.map { "--" + $0 }.joined(separator: ", ")) }
     }
 
-    /// The value of `--name`, the last when it was given more than once.
+    /// The value of `--name` (the last of a repeatable option's).
     func string(_ name: String) -> String? { values[name]?.last }
 
     /// Every value given for `name` (a repeatable option such as `--image`), in order.

@@ -15,7 +15,7 @@ let usage = """
                (a vision model: the image, PNG or JPEG, goes before PROMPT as llama-mtmd-cli puts it)
       chat     [--model PATH] [--system TEXT] [--greedy] [--max-tokens N] [--tools demo [--tool-calling allowed|required|disallowed]]
       tokenize [--model PATH] [--parse-special] [--add-bos | --no-add-bos] TEXT
-      info     [--model PATH] [--kernels]
+      info     [--model PATH] | info --kernels
       perplexity [--model PATH] --file F [--context 512] [--threads N]
       bench    [--model PATH] [--threads N] [--prompt-tokens 512] [--gen-tokens 128] [--depth 1] [--repetitions 3] [--json]
                [--sessions N]  (N concurrent sequences, at most 256, batched on one model; --prompt-tokens 128 --gen-tokens 128 by default)

@@ -49,6 +49,11 @@ struct CommandLineErrorTests {
         (["generate", "--schema", "s.json", "--raw", "Hi"], "--raw cannot be combined with --schema"),
         (["generate", "--schema", "s.json", "--min-p", "0.1", "Hi"], "--min-p cannot be combined with --schema"),
         (["generate", "--no-schema-in-prompt", "Hi"], "--no-schema-in-prompt needs --schema FILE.json"),
+        // An option given twice was read as its last value; which was meant is not guessed.
+        (["generate", "--max-tokens", "5", "--max-tokens=9", "Hi"], "--max-tokens given twice"),
+        (["bench", "--threads", "1", "--threads", "2"], "--threads given twice"),
+        // The kernel set is the CPU's: a model given with it was ignored.
+        (["info", "--kernels"], "info --kernels does not take --model"),
     ])
     func chatChecksItsOptionsFirst(_ arguments: [String], _ message: String) throws {
         let (status, output) = try CommandLineVocabularyTests.run(arguments + ["--model", "/nonexistent/model.gguf"])

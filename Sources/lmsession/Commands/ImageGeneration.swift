@@ -12,7 +12,7 @@ enum ImageGeneration {
                                             "temperature", "top-k", "top-p", "seed"]
 
     static func run(_ args: ArraySlice<String>) throws(CLIError) {
-        let a = try CommandLineArguments(args, valueOptions: valueOptions, switches: ["greedy"])
+        let a = try CommandLineArguments(args, valueOptions: valueOptions, switches: ["greedy"], repeatable: ["image"])
         guard a.positional.count == 1 else { throw .usage("generate --image takes exactly one PROMPT argument") }
         guard let mmproj = a.string("mmproj") else { throw .usage("generate --image needs --mmproj MMPROJ.gguf, the model's image encoder") }
         let images = a.strings("image")

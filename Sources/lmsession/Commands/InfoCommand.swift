@@ -15,6 +15,8 @@ enum InfoCommand {
         let a = try CommandLineArguments(args, valueOptions: ["model"], switches: ["kernels"])
         guard a.positional.isEmpty else { throw .usage("info takes no positional arguments") }
         if a.has("kernels") {
+            // The set is this CPU's, the same for every model.
+            try a.only(["kernels"], in: "info --kernels")
             print(KernelSet.active)
             return
         }
