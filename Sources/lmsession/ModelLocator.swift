@@ -42,6 +42,11 @@ enum ModelLocator {
     private static func existingPath(_ explicit: String?) throws(CLIError) -> String {
         let p = path(explicit)
         guard FileManager.default.fileExists(atPath: p) else {
+            if explicit == nil, let variable = ProcessInfo.processInfo.environment[SystemLanguageModel.modelPathVariable],
+               !variable.isEmpty {
+                // The user chose this path: fetching the default model would not help.
+                throw .failed("model not found at \(p) (\(SystemLanguageModel.modelPathVariable))")
+            }
             if explicit == nil {
                 let searched = SystemLanguageModel.defaultModelCandidates().joined(separator: "\n  ")
                 throw .failed("model not found; looked at:\n  \(searched)\nFetch the default model with:\n  Models/fetch\nor pass --model PATH (or set LMSESSION_MODEL).")

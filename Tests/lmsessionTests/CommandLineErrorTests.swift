@@ -100,6 +100,16 @@ struct CommandLineErrorTests {
         }
     }
 
+    /// A path set in LMSESSION_MODEL is named as the user's choice, without the advice to fetch the default model.
+    @Test func aMissingModelFromTheEnvironmentIsNamedAsSuch() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LMSESSION_MODEL"] = "/nonexistent/chosen.gguf"
+        let result = try Subprocess.run(try CommandLineVocabularyTests.binary(), ["info"], environment: environment,
+                                        mergingStandardError: true)
+        #expect(result.status == 1, "\(result.text)")
+        #expect(result.text == "error: model not found at /nonexistent/chosen.gguf (LMSESSION_MODEL)\n")
+    }
+
     /// A tester's script could not tell a cut answer from a whole one: generation that reaches the end of the
     /// context prints what it made, then fails (exit 1), as the library throws contextSizeExceeded there.
     @Test func anAnswerCutByTheContextExitsWithAFailure() throws {
