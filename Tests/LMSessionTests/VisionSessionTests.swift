@@ -131,6 +131,20 @@ struct VisionSessionTests {
         #expect(model.local.peakConcurrentImageWork == 1)
     }
 
+    @Test func `an image is decoded once for its count and its encoding`() async throws {
+        var random = SplitMix64(seed: 45)
+        let image = Data(PNGEncoder.encode(width: 600, height: 400, channels: 3,
+                                           pixels: (0..<600 * 400 * 3).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+        let model = SystemLanguageModel(path: Self.textModelPath, mmprojPath: Self.mmproj.path, contextSize: 512, threads: 2)
+        _ = try await LanguageModelSession(model: model).respond(options: Self.greedy(1)) { "Describe."; Attachment(imageData: image) }
+        #expect(model.local.imageDecodeCount == 1)
+        // Counted only, then sent: the count's pixels serve the encoding.
+        let other = Data(PNGEncoder.encode(width: 300, height: 500, channels: 3, pixels: [UInt8](repeating: 90, count: 300 * 500 * 3)))
+        _ = try await model.tokenCount(for: Prompt { "What is this?"; Attachment(imageData: other) })
+        _ = try await LanguageModelSession(model: model).respond(options: Self.greedy(1)) { "What is this?"; Attachment(imageData: other) }
+        #expect(model.local.imageDecodeCount == 2)
+    }
+
     @Test func `a missing mmproj file is named as the mmproj, not as the model`() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/lmsession/mmproj.gguf")
         #expect {

@@ -179,6 +179,9 @@ package final class LocalModel: Sendable {
     /// The most images decoded or encoded at once on this model so far (nil without an image encoder). For tests.
     package var peakConcurrentImageWork: Int? { (try? loaded())?.renderer.vision?.peakConcurrentImageWork }
 
+    /// Images decoded on this model so far (nil without an image encoder). For tests.
+    package var imageDecodeCount: Int? { (try? loaded())?.renderer.vision?.imageDecodeCount }
+
     /// KV caches this model's sessions hold now (generating or idle).
     package var heldCaches: Int { budget.held }
 

@@ -24,6 +24,8 @@ final class LocalVision: Sendable {
     static let marker = "<__media__>"
     /// Images whose bytes are kept for encoding, and images whose embeddings are kept (most recent first out).
     static let registeredLimit = 64, embeddingsLimit = 8
+    /// The most pixel bytes kept between measuring an image and encoding it (32 MiB: about 11 megapixels).
+    static let keptPixelBytes = 32 << 20
 
     let encoder: VisionEncoder
     let preprocessor: ImagePreprocessor
@@ -43,6 +45,10 @@ final class LocalVision: Sendable {
     /// The most images decoded or encoded at once on this model so far: 1 when any was. For tests.
     var peakConcurrentImageWork: Int { peak.load(ordering: .relaxed) }
 
+    private let decodes = Atomic(0)
+    /// Images decoded on this model so far. For tests.
+    var imageDecodeCount: Int { decodes.load(ordering: .relaxed) }
+
     /// Runs `body` while holding ``imageWork``.
     private func oneImageAtATime<T>(_ body: () throws(LanguageModelError) -> T) throws(LanguageModelError) -> T {
         try imageWork.withLock { _ throws(LanguageModelError) -> T in
@@ -57,6 +63,9 @@ final class LocalVision: Sendable {
         /// Key -> the image's bytes and layout, in the order they were last used.
         var registered: [(key: UInt64, image: PromptImage)] = []
         var embeddings: [(key: UInt64, rows: [Float])] = []
+        /// The pixels of the image measured last, until it is encoded: decoding is the larger part of measuring.
+        /// Only up to ``LocalVision/keptPixelBytes``, as a measured image may never be encoded (`tokenCount(for:)`).
+        var lastDecoded: (key: UInt64, image: DecodedImage)?
     }
 
     /// An image of a prompt, measured.
@@ -65,8 +74,12 @@ final class LocalVision: Sendable {
         let orientation: ImageOrientation
         let layout: TileLayout
 
-        /// The image's pixels as shown.
-        func decoded() throws(ImageDecodingError) -> DecodedImage { try DecodedImage(data: data, turnedBy: orientation) }
+    }
+
+    /// `data`'s pixels as shown, turned by `orientation`.
+    private func decode(_ data: Data, _ orientation: ImageOrientation) throws(ImageDecodingError) -> DecodedImage {
+        decodes.add(1, ordering: .relaxed)
+        return try DecodedImage(data: data, turnedBy: orientation)
     }
 
     /// Loads the `mmproj` file at `path` for a text model of `nEmbd` embeddings and vocabulary `tokenizer`.
@@ -143,11 +156,14 @@ final class LocalVision: Sendable {
         let layout: TileLayout = try oneImageAtATime { () throws(LanguageModelError) -> TileLayout in
             let decoded: DecodedImage
             do {
-                decoded = try DecodedImage(data: data, turnedBy: image.orientation)
+                decoded = try decode(data, image.orientation)
             } catch {
                 throw Self.unreadable("the image does not decode: \(error)")
             }
-            do { return try preprocessor.layout(width: decoded.width, height: decoded.height) } catch { throw Self.unreadable("\(error)") }
+            let layout: TileLayout
+            do { layout = try preprocessor.layout(width: decoded.width, height: decoded.height) } catch { throw Self.unreadable("\(error)") }
+            if decoded.pixels.count <= Self.keptPixelBytes { state.withLock { $0.lastDecoded = (key, decoded) } }
+            return layout
         }
         guard layout.tokenCount <= Self.maxRows else {
             throw Self.unreadable("the image takes \(layout.tokenCount) tokens, more than \(Self.maxRows)")
@@ -176,7 +192,8 @@ final class LocalVision: Sendable {
             guard let image = state.withLock({ $0.touch(key) }) else { throw Self.unreadable("the image is no longer registered") }
             let encoded: [Float]?
             do {
-                encoded = try encoder.embeddings(for: try image.decoded(), isCancelled: isCancelled)
+                let pixels = try state.withLock { $0.takeDecoded(key) } ?? decode(image.data, image.orientation)
+                encoded = try encoder.embeddings(for: pixels, isCancelled: isCancelled)
             } catch {
                 throw Self.unreadable("\(error)")
             }
@@ -237,6 +254,13 @@ extension LocalVision.State {
         let entry = registered.remove(at: i)
         registered.append(entry)
         return entry.image
+    }
+
+    /// The pixels of image `key` if it was the last measured, handed over once.
+    mutating func takeDecoded(_ key: UInt64) -> DecodedImage? {
+        guard let last = lastDecoded, last.key == key else { return nil }
+        lastDecoded = nil
+        return last.image
     }
 
     mutating func register(_ key: UInt64, _ image: LocalVision.PromptImage) {
