@@ -38,15 +38,15 @@ public enum GGUFError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupportedVersion(v): "unsupported GGUF version \(v) at offset 4 (supported: 2, 3)"
         case let .truncated(what, offset, needed): "\(what): \(needed) bytes needed at offset \(offset), beyond end of file"
         case let .countTooLarge(what, count, offset): "\(what): count \(count) at offset \(offset) exceeds the bytes left in the file (the file is cut short, or the count is corrupt)"
-        case let .unknownValueType(key, typeID, offset): "key \"\(key)\": unknown value type \(typeID) at offset \(offset)"
-        case let .duplicateKey(key, offset): "duplicate key \"\(key)\" at offset \(offset)"
-        case let .duplicateTensor(name, offset): "duplicate tensor \"\(name)\" at offset \(offset)"
-        case let .unknownTensorType(name, typeID, offset): "tensor \"\(name)\": unknown or unsupported tensor type \(typeID) at offset \(offset)"
-        case let .invalidShape(name, dims, offset): "tensor \"\(name)\": invalid shape \(dims) at offset \(offset)"
-        case let .misalignedTensor(name, dataOffset, alignment): "tensor \"\(name)\": data offset \(dataOffset) is not a multiple of the alignment \(alignment)"
-        case let .tensorOutOfRange(name, dataOffset, byteCount, size): "tensor \"\(name)\": data at offset \(dataOffset) (+\(byteCount) bytes) beyond the data section of \(size) bytes"
+        case let .unknownValueType(key, typeID, offset): "key \(quoted(key)): unknown value type \(typeID) at offset \(offset)"
+        case let .duplicateKey(key, offset): "duplicate key \(quoted(key)) at offset \(offset)"
+        case let .duplicateTensor(name, offset): "duplicate tensor \(quoted(name)) at offset \(offset)"
+        case let .unknownTensorType(name, typeID, offset): "tensor \(quoted(name)): unknown or unsupported tensor type \(typeID) at offset \(offset)"
+        case let .invalidShape(name, dims, offset): "tensor \(quoted(name)): invalid shape \(dims) at offset \(offset)"
+        case let .misalignedTensor(name, dataOffset, alignment): "tensor \(quoted(name)): data offset \(dataOffset) is not a multiple of the alignment \(alignment)"
+        case let .tensorOutOfRange(name, dataOffset, byteCount, size): "tensor \(quoted(name)): data at offset \(dataOffset) (+\(byteCount) bytes) beyond the data section of \(size) bytes"
         case let .invalidAlignment(reason): "general.alignment: \(reason)"
-        case let .nestingTooDeep(key, offset): "key \"\(key)\": arrays nested too deeply at offset \(offset)"
+        case let .nestingTooDeep(key, offset): "key \(quoted(key)): arrays nested too deeply at offset \(offset)"
         }
     }
 }

@@ -57,7 +57,7 @@ public final class GGUFFile: Sendable {
             let key = try r.readString("key of metadata entry \(i)")
             guard metadata[key] == nil else { throw .duplicateKey(key, offset: keyOffset) }
             let typeOffset = r.offset
-            let typeID = try r.read(UInt32.self, "type of key \"\(key)\"")
+            let typeID = try r.read(UInt32.self, "type of key \(quoted(key))")
             metadata[key] = try Self.readValue(&r, typeID: typeID, typeOffset: typeOffset, key: key, depth: 0)
             keys.append(key)
         }
@@ -79,18 +79,18 @@ public final class GGUFFile: Sendable {
             let infoOffset = r.offset
             let name = try r.readString("name of tensor \(i)")
             guard index[name] == nil else { throw .duplicateTensor(name, offset: infoOffset) }
-            let nDims = try r.read(UInt32.self, "dimension count of tensor \"\(name)\"")
+            let nDims = try r.read(UInt32.self, "dimension count of tensor \(quoted(name))")
             guard nDims >= 1, nDims <= UInt32(Self.maxDims) else {
                 throw .invalidShape(tensor: name, dims: [UInt64(nDims)], offset: infoOffset)
             }
             var rawDims: [UInt64] = []
-            for d in 0..<Int(nDims) { rawDims.append(try r.read(UInt64.self, "dimension \(d) of tensor \"\(name)\"")) }
+            for d in 0..<Int(nDims) { rawDims.append(try r.read(UInt64.self, "dimension \(d) of tensor \(quoted(name))")) }
             let typeOffset = r.offset
-            let typeID = try r.read(UInt32.self, "type of tensor \"\(name)\"")
+            let typeID = try r.read(UInt32.self, "type of tensor \(quoted(name))")
             guard let type = GGMLType(rawValue: typeID), type.isTensorType else {
                 throw .unknownTensorType(tensor: name, typeID: typeID, offset: typeOffset)
             }
-            let dataOffset = try r.read(UInt64.self, "data offset of tensor \"\(name)\"")
+            let dataOffset = try r.read(UInt64.self, "data offset of tensor \(quoted(name))")
             var elements = 1
             var dims: [Int] = []
             for raw in rawDims {
@@ -148,7 +148,7 @@ public final class GGUFFile: Sendable {
     public var architecture: String? { metadata["general.architecture"]?.string }
 
     private static func readValue(_ r: inout ByteReader, typeID: UInt32, typeOffset: Int, key: String, depth: Int) throws(GGUFError) -> GGUFValue {
-        let what = "value of key \"\(key)\""
+        let what = "value of key \(quoted(key))"
         switch typeID {
         case 0: return .uint8(try r.read(UInt8.self, what))
         case 1: return .int8(try r.read(Int8.self, what))
@@ -182,15 +182,15 @@ public final class GGUFFile: Sendable {
     private static func readArray(_ r: inout ByteReader, key: String, depth: Int) throws(GGUFError) -> GGUFArray {
         let start = r.offset
         guard depth < maxArrayNesting else { throw .nestingTooDeep(key: key, offset: start) }
-        let typeID = try r.read(UInt32.self, "array type of key \"\(key)\"")
+        let typeID = try r.read(UInt32.self, "array type of key \(quoted(key))")
         guard let minSize = minElementSize(typeID) else { throw .unknownValueType(key: key, typeID: typeID, offset: start) }
         let countOffset = r.offset
-        let count = try r.read(UInt64.self, "array length of key \"\(key)\"")
+        let count = try r.read(UInt64.self, "array length of key \(quoted(key))")
         guard count <= UInt64(r.remaining / minSize) else {
-            throw .countTooLarge(what: "array of key \"\(key)\"", count: count, offset: countOffset)
+            throw .countTooLarge(what: "array of key \(quoted(key))", count: count, offset: countOffset)
         }
         let n = Int(count)
-        let what = "array element of key \"\(key)\""
+        let what = "array element of key \(quoted(key))"
         func fixed<T: FixedWidthInteger>(_: T.Type) throws(GGUFError) -> [T] {
             let p = try r.bytes(n * MemoryLayout<T>.size, what)
             return (0..<n).map { T(littleEndian: p.loadUnaligned(fromByteOffset: $0 * MemoryLayout<T>.size, as: T.self)) }

@@ -148,4 +148,17 @@ struct GGUFHeaderAndMetadataErrorTests {
         #expect(GGUFError.unknownValueType(key: "a", typeID: 13, offset: 37).description
             == "key \"a\": unknown value type 13 at offset 37")
     }
+
+    /// A corrupt key length read the rest of the file as the key, and its description held all of it (17 MB of
+    /// NULs and control characters on a tester's terminal).
+    @Test("a name in an error is escaped and cut short")
+    func namesAreEscapedAndCut() {
+        let long = "general.name\u{08}\0\u{1B}[31m" + String(repeating: "x", count: 1_000_000)
+        let description = GGUFError.unknownValueType(key: long, typeID: 3_708_224_239, offset: 10_000_032).description
+        #expect(description.count < 200, "\(description.prefix(300))")
+        #expect(description.hasPrefix(#"key "general.name\u{08}\0\u{1B}[31mxxx"#), "\(description.prefix(300))")
+        #expect(description.hasSuffix("… (1000019 characters): unknown value type 3708224239 at offset 10000032"))
+        #expect(!description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(GGUFError.duplicateTensor("blk.0.attn_q\u{7}", offset: 9).description == #"duplicate tensor "blk.0.attn_q\u{07}" at offset 9"#)
+    }
 }
