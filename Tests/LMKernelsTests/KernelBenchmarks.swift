@@ -148,6 +148,33 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
         #expect(!y.contains { !$0.isFinite })
     }
 
+    /// Batched decode: 8 tokens' rows computed as one-token products (`independentRows`), as a decode step of 8
+    /// sessions runs them, on Llama 3.2 1B's shapes.
+    @Test(arguments: [BenchShape(type: .q4_K, rows: 8192, cols: 2048), BenchShape(type: .q4_K, rows: 2048, cols: 8192),
+                      BenchShape(type: .q6_K, rows: 8192, cols: 2048)])
+    func batchedDecodeThroughput(_ s: BenchShape) {
+        guard benchEnabled else { return }
+        let n = 8
+        let m = BenchMatrix(s.type, rows: s.rows, cols: s.cols, seed: 5)
+        var rng = SplitMix64(seed: 6)
+        let x = DotReference.randomActivations(n * s.cols, rng: &rng)
+        let scratch = QuantizedActivations(maxTokens: n, maxCols: s.cols)
+        var y = [Float](repeating: 0, count: n * s.rows)
+        let set = KernelSet.active, w = set.prepare(m.matrix)
+        var line = "matVecs \(s.type) \(s.rows)x\(s.cols) x \(n) tokens \(set):"
+        for threads in [1, 2] {
+            let pool = ThreadPool(threads: threads)
+            y.withUnsafeMutableBufferPointer { out in
+                let run = { MatMul.multiply(w, x: x, nTokens: n, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set,
+                                            independentRows: true) }
+                line += "  \(threads)T \(format(best(repeats: 5, run) * 1e3, 3)) ms"
+                if threads == 1 { line += " [cpu \(format(best(repeats: 5, cpu: true, run) * 1e3, 3)) ms]" }
+            }
+        }
+        print(line)
+        #expect(!y.contains { !$0.isFinite })
+    }
+
     /// All matmuls of one SmolLM2-135M token (30 layers of Q4_1 q/k/v/o/gate/up/down, Q8_0
     /// output head), each layer in its own memory as in the model: decode tokens/s bounded by
     /// the matmuls alone, and prefill tokens/s over a 512-token batch (output head excluded,
