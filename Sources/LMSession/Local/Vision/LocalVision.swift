@@ -73,7 +73,6 @@ final class LocalVision: Sendable {
         let data: Data
         let orientation: ImageOrientation
         let layout: TileLayout
-
     }
 
     /// `data`'s pixels as shown, turned by `orientation`.
