@@ -57,9 +57,24 @@ enum ModelLocator {
     }
 }
 
-/// Writes to standard error; a failed write is dropped (there is nowhere left to report it).
+/// `s` with control characters other than newline and tab written as `\u{1B}`: messages quote model files and
+/// templates, whose bytes must not reach the terminal as escape sequences or NULs.
+func escapingControlCharacters(_ s: String) -> String {
+    var out = String.UnicodeScalarView()
+    for scalar in s.unicodeScalars {
+        if scalar.properties.generalCategory == .control, scalar != "\n", scalar != "\t" {
+            out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
+}
+
+/// Writes to standard error, control characters escaped; a failed write is dropped (there is nowhere left to
+/// report it).
 func printError(_ s: String) {
-    try? FileHandle.standardError.write(contentsOf: Data((s + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((escapingControlCharacters(s) + "\n").utf8))
 }
 
 /// Writes to standard output without a newline and unbuffered, for streaming. A failed write (a full disk,

@@ -54,6 +54,8 @@ struct CommandLineErrorTests {
         (["bench", "--threads", "1", "--threads", "2"], "--threads given twice"),
         // The kernel set is the CPU's: a model given with it was ignored.
         (["info", "--kernels"], "info --kernels does not take --model"),
+        // A raw prompt has no chat template to put instructions in: --system was ignored.
+        (["generate", "--raw", "--system", "Be brief.", "Hi"], "--raw cannot be combined with --system"),
     ])
     func chatChecksItsOptionsFirst(_ arguments: [String], _ message: String) throws {
         let (status, output) = try CommandLineVocabularyTests.run(arguments + ["--model", "/nonexistent/model.gguf"])
@@ -108,6 +110,33 @@ struct CommandLineErrorTests {
                                         mergingStandardError: true)
         #expect(result.status == 1, "\(result.text)")
         #expect(result.text == "error: model not found at /nonexistent/chosen.gguf (LMSESSION_MODEL)\n")
+    }
+
+    /// A chat model whose template raises an error quoting control characters (a NUL, an ANSI colour sequence).
+    static func raisingChatModel() throws -> String {
+        let template = "{{ raise_exception('nope \u{0} \u{1B}[31m red') }}"
+        return try TestFiles.write(Data(try TinyChatModel.build(vocabulary: "llama-bpe", template: nil, extraTemplate: template)),
+                                   named: "tiny-llama-bpe-raising.gguf").path
+    }
+
+    /// A tester piped turns into `chat` whose every turn failed and got exit status 0; the template's control
+    /// characters reached the terminal raw.
+    @Test func chatFailsWhenATurnFailedAndEscapesWhatItQuotes() throws {
+        let result = try Subprocess.run(try CommandLineVocabularyTests.binary(), ["chat", "--model", try Self.raisingChatModel()],
+                                        input: Data("hi\nagain\n".utf8), mergingStandardError: true)
+        #expect(result.status == 1, "\(result.text)")
+        #expect(result.text.contains(#"nope \u{0} \u{1B}[31m red"#), "\(result.text)")
+        #expect(!result.text.unicodeScalars.contains { $0.value == 0 || $0.value == 0x1B }, "\(result.text.debugDescription)")
+        #expect(result.text.hasSuffix("error: 2 of 2 turns failed\n"), "\(result.text)")
+    }
+
+    /// `chat < /dev/zero` grew to 7.7 GB in 30 s: a line is read up to 1 MiB.
+    @Test func chatRefusesALineWithoutEnd() throws {
+        let result = try Subprocess.run(try CommandLineVocabularyTests.binary(), ["chat", "--model", try Self.raisingChatModel()],
+                                        input: Data(repeating: 0x61, count: (1 << 20) + 1), mergingStandardError: true)
+        #expect(result.status == 1, "\(result.text.prefix(500))")
+        #expect(result.text.hasSuffix("error: a line of standard input holds more than 1 MiB; chat reads one turn a line\n"),
+                "\(result.text.prefix(500))")
     }
 
     /// A tester's script could not tell a cut answer from a whole one: generation that reaches the end of the

@@ -33,9 +33,11 @@ enum ChatTools {
                                            instructions: a.string("system") ?? (tools.isEmpty ? nil : defaultInstructions))
         printError(tools.isEmpty ? "Chatting with \(path). Empty line or Ctrl-D to quit."
                    : "Chatting with tools get_weather and FindContacts. Empty line or Ctrl-D to quit.")
+        var turns = 0, failed = 0
         while true {
             writeOut("> ")
-            guard let line = readLine(), !line.isEmpty else { break }
+            guard let line = try readStandardInputLine(), !line.isEmpty else { break }
+            turns += 1
             do {
                 try runBlocking {
                     var shown = ""
@@ -52,8 +54,11 @@ enum ChatTools {
                 }
             } catch {
                 printError("error: \(error)")
+                failed += 1
             }
         }
+        // A script piping turns in learns from the exit status that some failed (each error was shown).
+        if failed > 0 { throw .failed("\(failed) of \(turns) turn\(turns == 1 ? "" : "s") failed") }
     }
 
     /// Runs `body` to completion on the concurrency pool and waits for it (the command line is synchronous).

@@ -30,6 +30,9 @@ enum GenerateCommand {
         let a = try CommandLineArguments(args, valueOptions: SamplingOptions.valueOptions.union(["model", "system", "max-tokens", "threads", "context"]),
                                          switches: ["raw", "greedy"])
         guard a.positional.count == 1 else { throw .usage("generate takes exactly one PROMPT argument") }
+        if a.has("raw"), a.string("system") != nil {
+            throw .usage("--raw cannot be combined with --system (the raw prompt goes in without a chat template)")
+        }
         let (params, seed) = try SamplingOptions.parse(a)
         // Every option is checked before the model loads, so a usage error is reported as one (exit 2) at once.
         let threads = try a.threads()
