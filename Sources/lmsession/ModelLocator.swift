@@ -40,7 +40,13 @@ enum ModelLocator {
     }
 
     private static func existingPath(_ explicit: String?) throws(CLIError) -> String {
+        if explicit?.isEmpty == true { throw .usage("--model needs a path") }
         let p = path(explicit)
+        var status = stat()
+        if stat(p, &status) != 0, errno != ENOENT {
+            // A loop of symbolic links or a directory without search permission: the system's reason, not "not found".
+            throw .failed("cannot open \(p): \(String(cString: strerror(errno)))")
+        }
         guard FileManager.default.fileExists(atPath: p) else {
             if explicit == nil, let variable = ProcessInfo.processInfo.environment[SystemLanguageModel.modelPathVariable],
                !variable.isEmpty {

@@ -112,6 +112,12 @@ struct CommandLineErrorTests {
         #expect(result.text == "error: model not found at /nonexistent/chosen.gguf (LMSESSION_MODEL)\n")
     }
 
+    @Test func anEmptyModelPathIsAUsageError() throws {
+        let (status, output) = try CommandLineVocabularyTests.run(["tokenize", "--model=", "Hi"])
+        #expect(status == 2, "\(output)")
+        #expect(output.hasPrefix("error: usage error: --model needs a path\n"), "\(output)")
+    }
+
     /// A chat model whose template raises an error quoting control characters (a NUL, an ANSI colour sequence).
     static func raisingChatModel() throws -> String {
         let template = "{{ raise_exception('nope \u{0} \u{1B}[31m red') }}"
@@ -202,6 +208,9 @@ struct CommandLineErrorTests {
         let (imageStatus, image) = try CommandLineVocabularyTests.run(["bench", "--mmproj", "/dev/null", "--image", a.path])
         #expect(imageStatus == 1, "\(image)")
         #expect(image == "error: cannot read \(a.path): \(loop)\n", "\(image)")
+        let (modelStatus, model) = try CommandLineVocabularyTests.run(["info", "--model", a.path])
+        #expect(modelStatus == 1, "\(model)")
+        #expect(model == "error: cannot open \(a.path): \(loop)\n", "\(model)")
     }
 
     /// An image that cannot be read is named before the model and its mmproj load (here /dev/null, which would
