@@ -46,6 +46,23 @@ private final class BenchMatrix: @unchecked Sendable {   // immutable after init
     deinit { storage.deallocate() }
 }
 
+/// A benchmark's inputs: weights of shape `s` and `tokens` random activation rows, their quantization scratch
+/// and an output of `[tokens, s.rows]`.
+private struct BenchInputs {
+    let matrix: BenchMatrix
+    let x: [Float]
+    let scratch: QuantizedActivations
+    var y: [Float]
+
+    init(_ s: BenchShape, tokens: Int, seed: UInt64) {
+        matrix = BenchMatrix(s.type, rows: s.rows, cols: s.cols, seed: seed)
+        var rng = SplitMix64(seed: seed + 1)
+        x = DotReference.randomActivations(tokens * s.cols, rng: &rng)
+        scratch = QuantizedActivations(maxTokens: tokens, maxCols: s.cols)
+        y = [Float](repeating: 0, count: tokens * s.rows)
+    }
+}
+
 /// Wall-clock seconds of `body`, or with `cpu` the calling thread's CPU seconds: single-threaded
 /// figures use CPU time so that other processes sharing the 2 cores do not distort them.
 private func seconds(cpu: Bool = false, _ body: () -> Void) -> Double {
@@ -98,18 +115,15 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
 
     @Test(arguments: shapes)
     func matVecWeightThroughput(_ s: BenchShape) {
-        let m = BenchMatrix(s.type, rows: s.rows, cols: s.cols, seed: 1)
-        var rng = SplitMix64(seed: 2)
-        let x = DotReference.randomActivations(s.cols, rng: &rng)
-        let scratch = QuantizedActivations(maxTokens: 1, maxCols: s.cols)
-        var y = [Float](repeating: 0, count: s.rows)
+        var inputs = BenchInputs(s, tokens: 1, seed: 1)
+        let m = inputs.matrix, x = inputs.x, scratch = inputs.scratch
         for set in KernelSet.supported {
             // The layout the model loads for this set (decode tiles where the set has them).
             let w = set.prepare(m.matrix)
             var line = "matVec \(s.type) \(s.rows)x\(s.cols) \(set)\(w.tiles == nil ? "" : " tiles"):"
             for threads in [1, 2] {
                 let pool = ThreadPool(threads: threads)
-                y.withUnsafeMutableBufferPointer { out in
+                inputs.y.withUnsafeMutableBufferPointer { out in
                     let run = { MatMul.multiply(w, x: x, nTokens: 1, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
                     let wall = best(run)
                     line += "  \(threads)T \(format(Double(m.byteCount) / wall / 1e9, 2)) GB/s (\(format(wall * 1e6)) us)"
@@ -118,7 +132,7 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
             }
             print(line)
         }
-        #expect(!y.contains { !$0.isFinite })
+        #expect(!inputs.y.contains { !$0.isFinite })
     }
 
     @Test(arguments: [BenchShape(type: .q4_1, rows: 1536, cols: 576), BenchShape(type: .q4_1, rows: 576, cols: 1536),
@@ -126,17 +140,14 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
                       BenchShape(type: .q6_K, rows: 640, cols: 2048), BenchShape(type: .q5_0, rows: 2048, cols: 640)])
     func matMulPrefillThroughput(_ s: BenchShape) {
         let n = 512
-        let m = BenchMatrix(s.type, rows: s.rows, cols: s.cols, seed: 3)
-        var rng = SplitMix64(seed: 4)
-        let x = DotReference.randomActivations(n * s.cols, rng: &rng)
-        let scratch = QuantizedActivations(maxTokens: n, maxCols: s.cols)
-        var y = [Float](repeating: 0, count: n * s.rows)
+        var inputs = BenchInputs(s, tokens: n, seed: 3)
+        let m = inputs.matrix, x = inputs.x, scratch = inputs.scratch
         for set in KernelSet.supported {
             let w = set.prepare(m.matrix)
             var line = "matMul \(s.type) \(s.rows)x\(s.cols) x \(n) tokens \(set)\(w.tiles == nil ? "" : " tiles"):"
             for threads in [1, 2] {
                 let pool = ThreadPool(threads: threads)
-                y.withUnsafeMutableBufferPointer { out in
+                inputs.y.withUnsafeMutableBufferPointer { out in
                     let run = { MatMul.multiply(w, x: x, nTokens: n, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set) }
                     let wall = best(repeats: 3, run)
                     line += "  \(threads)T \(format(Double(n) / wall, 0)) tok/s (\(format(Double(n * s.rows * s.cols) / wall / 1e9)) GMAC/s)"
@@ -145,7 +156,7 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
             }
             print(line)
         }
-        #expect(!y.contains { !$0.isFinite })
+        #expect(!inputs.y.contains { !$0.isFinite })
     }
 
     /// Batched decode: 8 tokens' rows computed as one-token products (`independentRows`), as a decode step of 8
@@ -153,18 +164,14 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
     @Test(arguments: [BenchShape(type: .q4_K, rows: 8192, cols: 2048), BenchShape(type: .q4_K, rows: 2048, cols: 8192),
                       BenchShape(type: .q6_K, rows: 8192, cols: 2048)])
     func batchedDecodeThroughput(_ s: BenchShape) {
-        guard benchEnabled else { return }
         let n = 8
-        let m = BenchMatrix(s.type, rows: s.rows, cols: s.cols, seed: 5)
-        var rng = SplitMix64(seed: 6)
-        let x = DotReference.randomActivations(n * s.cols, rng: &rng)
-        let scratch = QuantizedActivations(maxTokens: n, maxCols: s.cols)
-        var y = [Float](repeating: 0, count: n * s.rows)
+        var inputs = BenchInputs(s, tokens: n, seed: 5)
+        let m = inputs.matrix, x = inputs.x, scratch = inputs.scratch
         let set = KernelSet.active, w = set.prepare(m.matrix)
         var line = "matVecs \(s.type) \(s.rows)x\(s.cols) x \(n) tokens \(set):"
         for threads in [1, 2] {
             let pool = ThreadPool(threads: threads)
-            y.withUnsafeMutableBufferPointer { out in
+            inputs.y.withUnsafeMutableBufferPointer { out in
                 let run = { MatMul.multiply(w, x: x, nTokens: n, into: out.baseAddress!, scratch: scratch, pool: pool, kernels: set,
                                             independentRows: true) }
                 line += "  \(threads)T \(format(best(repeats: 5, run) * 1e3, 3)) ms"
@@ -172,7 +179,7 @@ struct BenchShape: CustomTestStringConvertible, Sendable {
             }
         }
         print(line)
-        #expect(!y.contains { !$0.isFinite })
+        #expect(!inputs.y.contains { !$0.isFinite })
     }
 
     /// All matmuls of one SmolLM2-135M token (30 layers of Q4_1 q/k/v/o/gate/up/down, Q8_0
