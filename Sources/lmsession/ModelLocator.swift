@@ -43,11 +43,10 @@ enum ModelLocator {
         if explicit?.isEmpty == true { throw .usage("--model needs a path") }
         let p = path(explicit)
         var status = stat()
-        if stat(p, &status) != 0, errno != ENOENT {
+        guard stat(p, &status) == 0 else {
+            let error = errno
             // A loop of symbolic links or a directory without search permission: the system's reason, not "not found".
-            throw .failed("cannot open \(p): \(String(cString: strerror(errno)))")
-        }
-        guard FileManager.default.fileExists(atPath: p) else {
+            guard error == ENOENT else { throw .failed("cannot open \(p): \(String(cString: strerror(error)))") }
             if explicit == nil, let variable = ProcessInfo.processInfo.environment[SystemLanguageModel.modelPathVariable],
                !variable.isEmpty {
                 // The user chose this path: fetching the default model would not help.
